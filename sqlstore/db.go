@@ -1,0 +1,331 @@
+// Package sqlstore is the only place with SQL. It implements the storage
+// ports of package fairbalance on SQLite (modernc.org/sqlite, the default)
+// and PostgreSQL (pgx), with embedded, append-only migrations per dialect.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fairbalance"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations
+var migrationsFS embed.FS
+
+// Options configure Open.
+type Options struct {
+	// DatabaseURL selects PostgreSQL when set (postgres:// or postgresql://).
+	DatabaseURL string
+	// SQLitePath is the database file used when DatabaseURL is empty.
+	SQLitePath string
+	// SQLiteSynchronous is the SQLite synchronous mode: NORMAL (default) or FULL.
+	SQLiteSynchronous string
+}
+
+// DB is an open store. It is safe for concurrent use.
+type DB struct {
+	backend string
+	writer  *sql.DB // SQLite: one connection; PostgreSQL: the pool
+	reader  *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
+	d       dialect
+}
+
+var _ fairbalance.Store = (*DB)(nil)
+
+// Open opens the database and applies pending migrations.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	var db *DB
+	var err error
+	if o.DatabaseURL != "" {
+		db, err = openPostgres(o.DatabaseURL)
+	} else {
+		db, err = openSQLite(o.SQLitePath, o.SQLiteSynchronous)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+func openSQLite(path, sync string) (*DB, error) {
+	if path == "" {
+		return nil, errors.New("sqlstore: no SQLite path")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	switch strings.ToUpper(sync) {
+	case "":
+		sync = "NORMAL"
+	case "NORMAL", "FULL":
+	default:
+		return nil, fmt.Errorf("sqlstore: synchronous must be NORMAL or FULL, not %q", sync)
+	}
+	// busy_timeout comes before journal_mode so that switching to WAL waits
+	// for other openers instead of failing.
+	base := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync) + ")"
+	w, err := sql.Open("sqlite", base+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	// Open the writer first so the file exists in WAL mode before readers.
+	if err := w.Ping(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlstore: open %s: %w", path, err)
+	}
+	r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := 2 * runtime.GOMAXPROCS(0)
+	if n < 4 {
+		n = 4
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxLifetime(0)
+	return &DB{backend: "sqlite", writer: w, reader: r, d: dialect{}}, nil
+}
+
+func openPostgres(url string) (*DB, error) {
+	p, err := sql.Open("pgx", url)
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(32)
+	p.SetMaxIdleConns(32)
+	p.SetConnMaxIdleTime(5 * time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.PingContext(ctx); err != nil {
+		p.Close()
+		return nil, fmt.Errorf("sqlstore: connect to PostgreSQL: %w", err)
+	}
+	return &DB{backend: "postgres", writer: p, reader: p, d: dialect{postgres: true}}, nil
+}
+
+// Backend is "sqlite" or "postgres".
+func (db *DB) Backend() string { return db.backend }
+
+// Ping checks the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.reader.PingContext(ctx) }
+
+// Close closes every connection. For SQLite it first checkpoints the WAL.
+func (db *DB) Close() error {
+	if db.backend == "sqlite" {
+		_, _ = db.writer.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+		db.reader.Close()
+	}
+	return db.writer.Close()
+}
+
+// Tx runs fn in one write transaction (BEGIN IMMEDIATE on SQLite).
+func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) error) error {
+	tx, err := db.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlstore: begin: %w", err)
+	}
+	q := &querier{ex: tx, d: db.d, inTx: true}
+	if err := fn(q); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlstore: commit: %w", err)
+	}
+	return nil
+}
+
+func (db *DB) read() *querier { return &querier{ex: db.reader, d: db.d} }
+
+// View returns queries against the reader pool, for reads outside Tx.
+func (db *DB) View() fairbalance.IdentityStore { return db.read() }
+func (db *DB) write() *querier                 { return &querier{ex: db.writer, d: db.d} }
+
+// Migrate applies the embedded migrations that have not been applied yet,
+// each in its own transaction, recording them in schema_migrations.
+func (db *DB) Migrate(ctx context.Context) error {
+	dir := "migrations/" + db.backend
+	entries, err := fs.ReadDir(migrationsFS, dir)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".sql") {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	if _, err := db.writer.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("sqlstore: migrations table: %w", err)
+	}
+	if db.backend == "postgres" {
+		// Several instances may start at once against one database.
+		conn, err := db.writer.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(7215001)`); err != nil {
+			return err
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(7215001)`)
+	}
+	level, err := db.MigrationLevel(ctx)
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		v, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("sqlstore: migration %s: name must start with a number", name)
+		}
+		if v <= level {
+			continue
+		}
+		body, err := migrationsFS.ReadFile(dir + "/" + name)
+		if err != nil {
+			return err
+		}
+		tx, err := db.writer.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("sqlstore: migration %s: %w", name, err)
+		}
+		if _, err := tx.ExecContext(ctx, db.d.rebind(`INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`), v, name, time.Now().UTC().Format(time.RFC3339)); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("sqlstore: migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// MigrationLevel is the highest applied migration number (0 for none).
+func (db *DB) MigrationLevel(ctx context.Context) (int, error) {
+	var v sql.NullInt64
+	if err := db.writer.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("sqlstore: migration level: %w", err)
+	}
+	return int(v.Int64), nil
+}
+
+// dialect holds the few differences between SQLite and PostgreSQL.
+type dialect struct{ postgres bool }
+
+var rebound sync.Map // SQL with ? → SQL with $n
+
+// rebind turns ? placeholders into $1, $2… for PostgreSQL. Queries in this
+// package never contain a literal question mark.
+func (d dialect) rebind(q string) string {
+	if !d.postgres {
+		return q
+	}
+	if v, ok := rebound.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	out := b.String()
+	rebound.Store(q, out)
+	return out
+}
+
+type execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// querier runs the queries of the ports against a pool or a transaction.
+type querier struct {
+	ex   execer
+	d    dialect
+	inTx bool
+}
+
+func (q *querier) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	res, err := q.ex.ExecContext(ctx, q.d.rebind(query), args...)
+	return res, translate(err)
+}
+
+func (q *querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	rows, err := q.ex.QueryContext(ctx, q.d.rebind(query), args...)
+	return rows, translate(err)
+}
+
+func (q *querier) row(ctx context.Context, query string, args ...any) *sql.Row {
+	return q.ex.QueryRowContext(ctx, q.d.rebind(query), args...)
+}
+
+// forUpdate locks the selected rows on PostgreSQL inside a transaction;
+// SQLite's BEGIN IMMEDIATE already holds the write lock.
+func (q *querier) forUpdate() string {
+	if q.d.postgres && q.inTx {
+		return " FOR UPDATE"
+	}
+	return ""
+}
+
+// translate maps driver errors to the port's sentinel errors.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fairbalance.ErrNotFound
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%w: %s", fairbalance.ErrConflict, pgErr.ConstraintName)
+	}
+	var sqErr *sqlite.Error
+	if errors.As(err, &sqErr) {
+		switch sqErr.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return fmt.Errorf("%w: %s", fairbalance.ErrConflict, sqErr.Error())
+		}
+	}
+	return err
+}

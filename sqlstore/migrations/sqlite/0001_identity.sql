@@ -1,0 +1,144 @@
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  aud TEXT NOT NULL DEFAULT 'authenticated',
+  role TEXT NOT NULL DEFAULT 'authenticated',
+  email TEXT,
+  phone TEXT NOT NULL DEFAULT '',
+  password_hash TEXT NOT NULL DEFAULT '',
+  email_confirmed_at TIMESTAMP,
+  invited_at TIMESTAMP,
+  confirmation_sent_at TIMESTAMP,
+  recovery_sent_at TIMESTAMP,
+  email_change TEXT NOT NULL DEFAULT '',
+  email_change_sent_at TIMESTAMP,
+  email_change_confirm_status INTEGER NOT NULL DEFAULT 0,
+  reauthentication_sent_at TIMESTAMP,
+  last_sign_in_at TIMESTAMP,
+  app_metadata TEXT NOT NULL DEFAULT '{}',
+  user_metadata TEXT NOT NULL DEFAULT '{}',
+  banned_until TIMESTAMP,
+  deleted_at TIMESTAMP,
+  is_anonymous INTEGER NOT NULL DEFAULT 0,
+  created_at TIMESTAMP NOT NULL,
+  updated_at TIMESTAMP NOT NULL
+);
+CREATE UNIQUE INDEX users_email_key ON users (email) WHERE email IS NOT NULL AND email <> '';
+CREATE INDEX users_created_at_idx ON users (created_at, id);
+
+CREATE TABLE identities (
+  id TEXT PRIMARY KEY,
+  provider_id TEXT NOT NULL,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  provider TEXT NOT NULL,
+  identity_data TEXT NOT NULL DEFAULT '{}',
+  email TEXT NOT NULL DEFAULT '',
+  last_sign_in_at TIMESTAMP,
+  created_at TIMESTAMP NOT NULL,
+  updated_at TIMESTAMP NOT NULL,
+  UNIQUE (provider_id, provider)
+);
+CREATE INDEX identities_user_id_idx ON identities (user_id);
+
+CREATE TABLE mfa_factors (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  friendly_name TEXT NOT NULL DEFAULT '',
+  factor_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  secret TEXT NOT NULL DEFAULT '',
+  last_challenged_at TIMESTAMP,
+  created_at TIMESTAMP NOT NULL,
+  updated_at TIMESTAMP NOT NULL
+);
+CREATE INDEX mfa_factors_user_id_idx ON mfa_factors (user_id);
+CREATE UNIQUE INDEX mfa_factors_name_key ON mfa_factors (user_id, friendly_name) WHERE friendly_name <> '';
+
+CREATE TABLE mfa_challenges (
+  id TEXT PRIMARY KEY,
+  factor_id TEXT NOT NULL REFERENCES mfa_factors(id) ON DELETE CASCADE,
+  ip_address TEXT NOT NULL DEFAULT '',
+  created_at TIMESTAMP NOT NULL,
+  verified_at TIMESTAMP
+);
+
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  aal TEXT NOT NULL DEFAULT 'aal1',
+  factor_id TEXT NOT NULL DEFAULT '',
+  amr TEXT NOT NULL DEFAULT '[]',
+  user_agent TEXT NOT NULL DEFAULT '',
+  ip TEXT NOT NULL DEFAULT '',
+  created_at TIMESTAMP NOT NULL,
+  updated_at TIMESTAMP NOT NULL,
+  refreshed_at TIMESTAMP,
+  not_after TIMESTAMP
+);
+CREATE INDEX sessions_user_id_idx ON sessions (user_id);
+
+CREATE TABLE refresh_tokens (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  token_hash TEXT NOT NULL UNIQUE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  parent TEXT NOT NULL DEFAULT '',
+  revoked INTEGER NOT NULL DEFAULT 0,
+  created_at TIMESTAMP NOT NULL,
+  updated_at TIMESTAMP NOT NULL
+);
+CREATE INDEX refresh_tokens_session_idx ON refresh_tokens (session_id, revoked, id);
+
+CREATE TABLE one_time_tokens (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  token_type TEXT NOT NULL,
+  token_hash TEXT NOT NULL,
+  relates_to TEXT NOT NULL DEFAULT '',
+  created_at TIMESTAMP NOT NULL,
+  UNIQUE (user_id, token_type)
+);
+CREATE INDEX one_time_tokens_hash_idx ON one_time_tokens (token_hash);
+
+CREATE TABLE flow_states (
+  id TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL DEFAULT '',
+  auth_code TEXT NOT NULL UNIQUE,
+  code_challenge TEXT NOT NULL,
+  code_challenge_method TEXT NOT NULL,
+  authentication_method TEXT NOT NULL,
+  auth_code_issued_at TIMESTAMP,
+  created_at TIMESTAMP NOT NULL
+);
+CREATE INDEX flow_states_user_idx ON flow_states (user_id);
+
+CREATE TABLE mail_outbox (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  recipient TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  body_text TEXT NOT NULL,
+  body_html TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending',
+  attempts INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT NOT NULL DEFAULT '',
+  created_at TIMESTAMP NOT NULL,
+  next_attempt_at TIMESTAMP NOT NULL,
+  sent_at TIMESTAMP
+);
+CREATE INDEX mail_outbox_due_idx ON mail_outbox (status, next_attempt_at);
+CREATE INDEX mail_outbox_recipient_idx ON mail_outbox (recipient, id);
+
+CREATE TABLE auth_audit (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  action TEXT NOT NULL,
+  actor_id TEXT NOT NULL DEFAULT '',
+  actor_email TEXT NOT NULL DEFAULT '',
+  ip TEXT NOT NULL DEFAULT '',
+  payload TEXT NOT NULL DEFAULT '{}',
+  created_at TIMESTAMP NOT NULL
+);
+CREATE INDEX auth_audit_created_idx ON auth_audit (created_at);
+CREATE TRIGGER auth_audit_no_update BEFORE UPDATE ON auth_audit
+BEGIN SELECT RAISE(ABORT, 'auth_audit is append-only'); END;
+CREATE TRIGGER auth_audit_no_delete BEFORE DELETE ON auth_audit
+BEGIN SELECT RAISE(ABORT, 'auth_audit is append-only'); END;
