@@ -3,7 +3,8 @@ module fairbalance
 go 1.26.8
 
 require (
-	github.com/boombuler/barcode v1.0.1-0.20190219062509-6c824513bacc // indirect
+	github.com/alexedwards/argon2id v1.0.0 // indirect
+	github.com/boombuler/barcode v1.1.0 // indirect
 	github.com/coder/websocket v1.8.15 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect

@@ -100,6 +100,7 @@ type RefreshToken struct {
 	UserID    string
 	SessionID string
 	Parent    string // hash of the parent token, "" for the first
+	Counter   int64  // position in the session's chain, from 1
 	Revoked   bool
 	CreatedAt time.Time
 	UpdatedAt time.Time

@@ -344,11 +344,11 @@ func (q *querier) DowngradeSessions(ctx context.Context, factorID string) error 
 	return err
 }
 
-const refreshColumns = `id, token_hash, user_id, session_id, parent, revoked, created_at, updated_at`
+const refreshColumns = `id, token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at`
 
 func scanRefresh(s scanner) (*fairbalance.RefreshToken, error) {
 	var t fairbalance.RefreshToken
-	if err := s.Scan(&t.ID, &t.TokenHash, &t.UserID, &t.SessionID, &t.Parent, &t.Revoked, &t.CreatedAt, &t.UpdatedAt); err != nil {
+	if err := s.Scan(&t.ID, &t.TokenHash, &t.UserID, &t.SessionID, &t.Parent, &t.Counter, &t.Revoked, &t.CreatedAt, &t.UpdatedAt); err != nil {
 		return nil, translate(err)
 	}
 	t.CreatedAt, t.UpdatedAt = t.CreatedAt.UTC(), t.UpdatedAt.UTC()
@@ -356,8 +356,8 @@ func scanRefresh(s scanner) (*fairbalance.RefreshToken, error) {
 }
 
 func (q *querier) CreateRefreshToken(ctx context.Context, t *fairbalance.RefreshToken) error {
-	return translate(q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, revoked, created_at, updated_at) VALUES (?,?,?,?,?,?,?) RETURNING id`,
-		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC()).Scan(&t.ID))
+	return translate(q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC()).Scan(&t.ID))
 }
 
 func (q *querier) RefreshTokenByHash(ctx context.Context, hash string) (*fairbalance.RefreshToken, error) {

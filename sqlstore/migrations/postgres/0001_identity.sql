@@ -82,6 +82,7 @@ CREATE TABLE refresh_tokens (
   user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
   parent TEXT NOT NULL DEFAULT '',
+  counter INTEGER NOT NULL DEFAULT 1,
   revoked BOOLEAN NOT NULL DEFAULT false,
   created_at TIMESTAMPTZ NOT NULL,
   updated_at TIMESTAMPTZ NOT NULL

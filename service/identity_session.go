@@ -1,0 +1,532 @@
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"fairbalance"
+	"fairbalance/auth"
+)
+
+// SignUpInput is the body of POST /signup.
+type SignUpInput struct {
+	Email               string
+	Password            string
+	Data                json.RawMessage
+	CodeChallenge       string
+	CodeChallengeMethod string
+	RedirectTo          string
+}
+
+// pkce validates optional PKCE parameters; both or neither must be given.
+func pkce(challenge, method string) (bool, error) {
+	if challenge == "" && method == "" {
+		return false, nil
+	}
+	if challenge == "" || method == "" {
+		return false, errf(fairbalance.KindInvalid, "validation_failed", "PKCE flow requires code_challenge_method and code_challenge")
+	}
+	if !auth.ValidCodeChallenge(challenge, method) {
+		return false, errf(fairbalance.KindInvalid, "validation_failed", "code challenge does not match the required format or method")
+	}
+	return true, nil
+}
+
+func randomPassword() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func mergeMetadata(base, patch json.RawMessage) (json.RawMessage, error) {
+	if len(patch) == 0 || string(patch) == "null" {
+		return orEmptyObject(base), nil
+	}
+	var p map[string]any
+	if err := json.Unmarshal(patch, &p); err != nil {
+		return nil, errf(fairbalance.KindInvalid, "validation_failed", "data must be a JSON object")
+	}
+	m := map[string]any{}
+	if len(base) > 0 {
+		if err := json.Unmarshal(base, &m); err != nil || m == nil {
+			m = map[string]any{}
+		}
+	}
+	for k, v := range p {
+		if v == nil {
+			delete(m, k)
+		} else {
+			m[k] = v
+		}
+	}
+	return json.Marshal(m)
+}
+
+func (s *Identity) newUser(email, hash string, data json.RawMessage) (*fairbalance.User, *fairbalance.Identity, error) {
+	now := s.Now()
+	meta, err := mergeMetadata(nil, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	u := &fairbalance.User{
+		ID: auth.NewUUID(), Aud: "authenticated", Role: "authenticated", Email: email, PasswordHash: hash,
+		AppMetadata: json.RawMessage(`{"provider":"email","providers":["email"]}`), UserMetadata: meta,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	idData := map[string]any{}
+	_ = json.Unmarshal(meta, &idData)
+	idData["sub"], idData["email"], idData["email_verified"], idData["phone_verified"] = u.ID, email, false, false
+	b, _ := json.Marshal(idData)
+	id := &fairbalance.Identity{ID: auth.NewUUID(), ProviderID: u.ID, UserID: u.ID, Provider: "email", IdentityData: b, Email: email, CreatedAt: now, UpdatedAt: now}
+	return u, id, nil
+}
+
+// createUser inserts a new user and its e-mail identity; an address already
+// taken gives ErrConflict.
+func (s *Identity) createUser(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, id *fairbalance.Identity) error {
+	if err := tx.CreateUser(ctx, u); err != nil {
+		return err
+	}
+	if err := tx.CreateIdentity(ctx, id); err != nil {
+		return err
+	}
+	u.Identities = []fairbalance.Identity{*id}
+	return nil
+}
+
+// confirmEmail marks the address verified on the user and its identity.
+func (s *Identity) confirmEmail(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User) error {
+	if u.EmailConfirmedAt != nil {
+		return nil
+	}
+	now := s.Now()
+	u.EmailConfirmedAt = &now
+	u.UpdatedAt = now
+	for i := range u.Identities {
+		id := &u.Identities[i]
+		if id.Provider != "email" {
+			continue
+		}
+		var d map[string]any
+		if json.Unmarshal(id.IdentityData, &d) == nil && d != nil {
+			d["email_verified"] = true
+			id.IdentityData, _ = json.Marshal(d)
+		}
+		id.UpdatedAt = now
+		if err := tx.UpdateIdentity(ctx, id); err != nil {
+			return err
+		}
+	}
+	return tx.UpdateUser(ctx, u)
+}
+
+// sendConfirmation creates the confirmation token and e-mail (signup or
+// invite) inside tx.
+func (s *Identity) sendConfirmation(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
+	otp := auth.NewOTP()
+	hash := auth.TokenHash(u.Email, otp)
+	stored := hash
+	if flow != nil {
+		stored = "pkce_" + hash
+		flow.UserID = u.ID
+		if err := tx.CreateFlowState(ctx, flow); err != nil {
+			return err
+		}
+	}
+	now := s.Now()
+	if err := tx.PutOneTimeToken(ctx, &fairbalance.OneTimeToken{ID: auth.NewUUID(), UserID: u.ID, TokenType: fairbalance.TokenConfirmation, TokenHash: stored, RelatesTo: u.Email, CreatedAt: now}); err != nil {
+		return err
+	}
+	if typ == "invite" {
+		u.InvitedAt = &now
+	}
+	u.ConfirmationSentAt = &now
+	u.UpdatedAt = now
+	if err := tx.UpdateUser(ctx, u); err != nil {
+		return err
+	}
+	return s.enqueue(ctx, tx, u.Email, k, s.verifyLink(stored, typ, redirectTo), otp)
+}
+
+func (s *Identity) newFlow(challenge, method, authMethod string) *fairbalance.FlowState {
+	return &fairbalance.FlowState{ID: auth.NewUUID(), AuthCode: auth.NewUUID(), CodeChallenge: challenge, CodeChallengeMethod: method, AuthenticationMethod: authMethod, CreatedAt: s.Now()}
+}
+
+// SignUp registers a user by e-mail and password. With confirmation on
+// (the default) it returns the user and no session, and e-mails a
+// confirmation link; an address already confirmed yields an obfuscated user
+// so that sign-up cannot be used to find accounts.
+func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairbalance.User, *Session, error) {
+	if s.cfg.DisableSignup {
+		return nil, nil, errf(fairbalance.KindUnprocessable, "signup_disabled", "Signups not allowed for this instance")
+	}
+	if in.Email == "" {
+		return nil, nil, errf(fairbalance.KindUnprocessable, "anonymous_provider_disabled", "Anonymous sign-ins are disabled")
+	}
+	email, err := normaliseEmail(in.Email)
+	if err != nil {
+		return nil, nil, err
+	}
+	if in.Password == "" {
+		return nil, nil, errf(fairbalance.KindInvalid, "validation_failed", "Signup requires a valid password")
+	}
+	if len(in.Password) > auth.MaxPasswordLength {
+		return nil, nil, errf(fairbalance.KindInvalid, "validation_failed", "Password cannot be longer than 72 characters")
+	}
+	if err := checkNewPassword(in.Password); err != nil {
+		return nil, nil, err
+	}
+	usePKCE, err := pkce(in.CodeChallenge, in.CodeChallengeMethod)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := mergeMetadata(nil, in.Data); err != nil {
+		return nil, nil, err
+	}
+	hash, err := s.hasher.Hash(ctx, in.Password)
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	var user *fairbalance.User
+	var sess *Session
+	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+		existing, err := tx.UserByEmail(ctx, email)
+		switch {
+		case err == nil && existing.EmailConfirmedAt != nil:
+			if s.cfg.Autoconfirm {
+				return errf(fairbalance.KindUnprocessable, "user_already_exists", "User already registered")
+			}
+			now := s.Now()
+			user = &fairbalance.User{ID: auth.NewUUID(), Aud: "authenticated", Email: email, ConfirmationSentAt: &now,
+				AppMetadata: json.RawMessage(`{"provider":"email","providers":["email"]}`), UserMetadata: orEmptyObject(in.Data),
+				CreatedAt: now, UpdatedAt: now, Identities: []fairbalance.Identity{}}
+			return s.audit(ctx, tx, "user_repeated_signup", existing, c, nil)
+		case err == nil:
+			// Unconfirmed: send the confirmation again, subject to the frequency limit.
+			if err := s.tooSoon(existing.ConfirmationSentAt); err != nil {
+				return err
+			}
+			existing.PasswordHash = hash
+			if meta, err := mergeMetadata(existing.UserMetadata, in.Data); err == nil {
+				existing.UserMetadata = meta
+			}
+			user = existing
+		case errors.Is(err, fairbalance.ErrNotFound):
+			u, id, err := s.newUser(email, hash, in.Data)
+			if err != nil {
+				return err
+			}
+			if err := s.createUser(ctx, tx, u, id); err != nil {
+				return err
+			}
+			user = u
+			if err := s.audit(ctx, tx, "user_signedup", u, c, map[string]any{"provider": "email"}); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+		if s.cfg.Autoconfirm {
+			if err := s.confirmEmail(ctx, tx, user); err != nil {
+				return err
+			}
+			ds, rt, err := s.newSession(ctx, tx, user, "password", c)
+			if err != nil {
+				return err
+			}
+			sess, err = s.finish(user, ds, rt)
+			if err != nil {
+				return err
+			}
+			return s.audit(ctx, tx, "login", user, c, map[string]any{"provider": "email", "method": "signup"})
+		}
+		var flow *fairbalance.FlowState
+		if usePKCE {
+			flow = s.newFlow(in.CodeChallenge, in.CodeChallengeMethod, "email/signup")
+		}
+		if err := s.sendConfirmation(ctx, tx, user, mailConfirmation, "signup", flow, in.RedirectTo); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, "user_confirmation_requested", user, c, nil)
+	})
+	if err != nil {
+		return nil, nil, internal(err)
+	}
+	return user, sess, nil
+}
+
+var errInvalidCredentials = errf(fairbalance.KindInvalid, "invalid_credentials", "Invalid login credentials")
+
+// SignInPassword signs in with e-mail and password. An unknown address and
+// a wrong password give the same error after the same work.
+func (s *Identity) SignInPassword(ctx context.Context, c Client, email, password string) (*Session, error) {
+	if email == "" {
+		return nil, errf(fairbalance.KindInvalid, "validation_failed", "missing email or phone")
+	}
+	addr, err := normaliseEmail(email)
+	if err != nil || len(password) > auth.MaxPasswordLength || password == "" {
+		// Same cost as a real check; the answer does not depend on the account.
+		_, _ = s.hasher.Verify(ctx, password[:min(len(password), auth.MaxPasswordLength)], "")
+		s.recordFailure(ctx, c, email, "invalid_input")
+		return nil, errInvalidCredentials
+	}
+	u, err := s.store.View().UserByEmail(ctx, addr)
+	if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+		return nil, internal(err)
+	}
+	hash := ""
+	if u != nil && u.DeletedAt == nil {
+		hash = u.PasswordHash
+	}
+	ok, err := s.hasher.Verify(ctx, password, hash)
+	if err != nil && !errors.Is(err, auth.ErrUnknownHash) {
+		return nil, internal(err)
+	}
+	if !ok || u == nil || u.DeletedAt != nil {
+		s.recordFailure(ctx, c, addr, "invalid_credentials")
+		return nil, errInvalidCredentials
+	}
+	if u.EmailConfirmedAt == nil {
+		s.recordFailure(ctx, c, addr, "email_not_confirmed")
+		return nil, errf(fairbalance.KindInvalid, "email_not_confirmed", "Email not confirmed")
+	}
+	if s.banned(u) {
+		return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+	}
+	var out *Session
+	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+		u, err := tx.UserByID(ctx, u.ID)
+		if err != nil {
+			return err
+		}
+		ds, rt, err := s.newSession(ctx, tx, u, "password", c)
+		if err != nil {
+			return err
+		}
+		if out, err = s.finish(u, ds, rt); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, "login", u, c, map[string]any{"provider": "email", "method": "password"})
+	})
+	if err != nil {
+		return nil, internal(err)
+	}
+	out.PasswordGrant = true
+	if reasons, msg := auth.CheckPassword(password); len(reasons) > 0 {
+		out.WeakPassword = &WeakPassword{Message: msg, Reasons: reasons}
+	}
+	return out, nil
+}
+
+// recordFailure writes a failed sign-in to the auth audit in its own
+// transaction; a failure to record is logged, not returned.
+func (s *Identity) recordFailure(ctx context.Context, c Client, email, reason string) {
+	err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+		return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "login_failed", ActorEmail: truncate(email, 255), IP: c.IP, Payload: mustJSON(map[string]any{"reason": reason}), CreatedAt: s.Now()})
+	})
+	if err != nil {
+		s.log.Error("record failed sign-in", "err", err)
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// checkSessionValid applies the inactivity timeout and absolute lifetime.
+func (s *Identity) checkSessionValid(sess *fairbalance.Session) error {
+	now := s.Now()
+	if sess.NotAfter != nil && now.After(*sess.NotAfter) || now.After(sess.CreatedAt.Add(s.cfg.SessionLifetime)) {
+		return errf(fairbalance.KindInvalid, "session_expired", "Invalid Refresh Token: Session Expired")
+	}
+	last := sess.CreatedAt
+	if sess.RefreshedAt != nil {
+		last = *sess.RefreshedAt
+	}
+	if now.After(last.Add(s.cfg.SessionInactivity)) {
+		return errf(fairbalance.KindInvalid, "session_expired", "Invalid Refresh Token: Session Expired (Inactivity)")
+	}
+	return nil
+}
+
+// Refresh exchanges a refresh token for a new session token pair. The token
+// just before the active one may be presented again and yields the active
+// one (a client that lost a response); presenting any other used token
+// revokes the whole family and fails with refresh_token_already_used.
+func (s *Identity) Refresh(ctx context.Context, c Client, token string) (*Session, error) {
+	if len(token) < 12 || !auth.ValidRefreshTokenFormat(token) {
+		return nil, errf(fairbalance.KindInvalid, "validation_failed", "Refresh token is not valid")
+	}
+	hash := auth.HashRefreshToken(token)
+	var (
+		user     *fairbalance.User
+		sess     *fairbalance.Session
+		rt       *fairbalance.RefreshToken
+		reuseErr error
+	)
+	err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+		tok, err := tx.RefreshTokenByHash(ctx, hash)
+		if errors.Is(err, fairbalance.ErrNotFound) {
+			return errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+		}
+		if err != nil {
+			return err
+		}
+		sess, err = tx.SessionByID(ctx, tok.SessionID)
+		if errors.Is(err, fairbalance.ErrNotFound) {
+			return errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.checkSessionValid(sess); err != nil {
+			return err
+		}
+		now := s.Now()
+		if tok.Revoked {
+			active, err := tx.ActiveRefreshToken(ctx, sess.ID)
+			if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+				return err
+			}
+			if active != nil && active.Parent == tok.TokenHash {
+				rt = active
+			} else {
+				// Reuse of an old token: someone else may hold the family.
+				if err := tx.RevokeFamily(ctx, sess.ID); err != nil {
+					return err
+				}
+				if err := tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "token_revoked", ActorID: sess.UserID, IP: c.IP, Payload: mustJSON(map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}), CreatedAt: now}); err != nil {
+					return err
+				}
+				reuseErr = errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+				return nil // commit the revocation, then fail
+			}
+		} else {
+			if err := tx.RevokeRefreshToken(ctx, tok.ID); err != nil {
+				return err
+			}
+			if rt, err = s.newRefreshToken(ctx, tx, sess, tok); err != nil {
+				return err
+			}
+		}
+		sess.RefreshedAt, sess.UpdatedAt = &now, now
+		if c.IP != "" {
+			sess.IP = c.IP
+		}
+		return tx.UpdateSession(ctx, sess)
+	})
+	if err != nil {
+		return nil, internal(err)
+	}
+	if reuseErr != nil {
+		return nil, reuseErr
+	}
+	// The user is read after commit so the writer is held only for the rotation.
+	user, err = s.store.View().UserByID(ctx, sess.UserID)
+	if errors.Is(err, fairbalance.ErrNotFound) {
+		return nil, errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
+	}
+	if err != nil {
+		return nil, internal(err)
+	}
+	if s.banned(user) {
+		return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+	}
+	out, err := s.finish(user, sess, rt)
+	return out, internal(err)
+}
+
+// flowStateExpiry is how long a PKCE auth code may wait to be exchanged.
+const flowStateExpiry = 300 * time.Second
+
+// ExchangeCode completes a PKCE flow (POST /token?grant_type=pkce).
+func (s *Identity) ExchangeCode(ctx context.Context, c Client, authCode, verifier string) (*Session, error) {
+	if authCode == "" || verifier == "" {
+		return nil, errf(fairbalance.KindInvalid, "validation_failed", "invalid request: both auth code and code verifier should be non-empty")
+	}
+	var out *Session
+	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+		flow, err := tx.FlowStateByAuthCode(ctx, authCode)
+		if errors.Is(err, fairbalance.ErrNotFound) || err == nil && flow.UserID == "" {
+			return errf(fairbalance.KindNotFound, "flow_state_not_found", "invalid flow state, no valid flow state found")
+		}
+		if err != nil {
+			return err
+		}
+		issued := flow.CreatedAt
+		if flow.AuthCodeIssuedAt != nil {
+			issued = *flow.AuthCodeIssuedAt
+		}
+		if s.Now().After(issued.Add(flowStateExpiry)) {
+			if err := tx.DeleteFlowState(ctx, flow.ID); err != nil {
+				return err
+			}
+			return errf(fairbalance.KindUnprocessable, "flow_state_expired", "invalid flow state, flow state has expired")
+		}
+		if !auth.VerifyCodeVerifier(verifier, flow.CodeChallenge, flow.CodeChallengeMethod) {
+			return errf(fairbalance.KindInvalid, "bad_code_verifier", "code challenge does not match previously saved code verifier")
+		}
+		if err := tx.DeleteFlowState(ctx, flow.ID); err != nil {
+			return err
+		}
+		u, err := tx.UserByID(ctx, flow.UserID)
+		if err != nil {
+			return err
+		}
+		if s.banned(u) {
+			return errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+		}
+		ds, rt, err := s.newSession(ctx, tx, u, flow.AuthenticationMethod, c)
+		if err != nil {
+			return err
+		}
+		if out, err = s.finish(u, ds, rt); err != nil {
+			return err
+		}
+		return s.audit(ctx, tx, "login", u, c, map[string]any{"provider": "email", "method": "pkce"})
+	})
+	if err != nil {
+		return nil, internal(err)
+	}
+	return out, nil
+}
+
+// Logout ends sessions of the principal: scope "global" (or "") all of
+// them, "local" this one, "others" all but this one.
+func (s *Identity) Logout(ctx context.Context, c Client, p *Principal, scope string) error {
+	switch scope {
+	case "", "global", "local", "others":
+	default:
+		return errf(fairbalance.KindInvalid, "validation_failed", `Unsupported logout scope "`+scope+`"`)
+	}
+	sid := ""
+	if p.Session != nil {
+		sid = p.Session.ID
+	}
+	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+		var err error
+		switch scope {
+		case "local":
+			if sid != "" {
+				err = tx.DeleteSession(ctx, sid)
+			}
+		case "others":
+			err = tx.DeleteSessions(ctx, p.User.ID, sid, false)
+		default:
+			err = tx.DeleteSessions(ctx, p.User.ID, "", false)
+		}
+		if err != nil {
+			return err
+		}
+		if scope == "" {
+			scope = "global"
+		}
+		return s.audit(ctx, tx, "logout", p.User, c, map[string]any{"scope": scope})
+	})
+	return internal(err)
+}
