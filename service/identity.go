@@ -420,3 +420,7 @@ func (s *Identity) tx(ctx context.Context, fn func(tx fairbalance.IdentityStore)
 	}
 	return err
 }
+
+// RedirectTarget is where a redirect to redirectTo actually goes: redirectTo
+// when allowed, else the site URL.
+func (s *Identity) RedirectTarget(redirectTo string) string { return s.redirect(redirectTo) }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"fairbalance/auth"
+	"fairbalance/httpapi"
+	"fairbalance/mail"
+	"fairbalance/service"
+	"fairbalance/web"
+)
+
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	var c config
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bindServe(fs, &c)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := newLogger(c.LogFormat, stderr)
+
+	db, err := openStore(ctx, &c)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	keys, created, err := auth.LoadOrCreateKeys(c.DataDir)
+	if err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", c.Addr)
+	if err != nil {
+		return err
+	}
+	site := c.SiteURL
+	if site == "" {
+		site = "http://" + ln.Addr().String()
+	}
+
+	sender, err := mail.NewSender(c.SMTPURL, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	outbox := mail.NewOutbox(db, sender, log)
+
+	var allow []string
+	for _, p := range strings.Split(c.RedirectAllowList, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			allow = append(allow, p)
+		}
+	}
+	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{
+		SiteURL: site, RedirectAllowList: allow, JWTExpiry: c.JWTExpiry, Autoconfirm: c.Autoconfirm,
+		DisableSignup: c.DisableSignup, SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime,
+		MailMinInterval: c.MailMinInterval, SecurePasswordChange: c.SecurePassword, Version: version,
+	}, log)
+	id.MailQueued = outbox.Notify
+
+	ui, built := web.Dist()
+	if !built {
+		ui = nil
+	}
+	api := httpapi.New(httpapi.Config{
+		Version: version, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
+	}, httpapi.Deps{Identity: id, Store: db, UI: ui, Log: log})
+
+	srv := &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          nil,
+	}
+
+	bg, stopBG := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); outbox.Run(bg) }()
+
+	if created {
+		fmt.Fprintf(stdout, "New keys were generated in %s (keep this file private).\n", filepath.Join(c.DataDir, auth.KeysFileName))
+		fmt.Fprintf(stdout, "anon_key:         %s\nservice_role_key: %s\n", keys.APIKey("anon"), keys.APIKey("service_role"))
+	}
+	level, _ := db.MigrationLevel(ctx)
+	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "ui", built, "dev", c.Dev)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		stopBG()
+		wg.Wait()
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: draining requests")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err = srv.Shutdown(sctx)
+	stopBG()
+	wg.Wait()
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	log.Info("stopped")
+	return nil
+}

@@ -1,0 +1,103 @@
+// Package httpapi is Fairbalance's HTTP surface: every route is listed in
+// routes.go; each surface renders its errors in the shape its client expects.
+package httpapi
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"fairbalance"
+	"fairbalance/ratelimit"
+	"fairbalance/service"
+)
+
+// Config configures the HTTP surface.
+type Config struct {
+	Version string
+	// MaxBodyBytes caps request bodies (1 MiB by default).
+	MaxBodyBytes int64
+	// RateLimits turns the per-address limits on (the default in cmd).
+	RateLimits bool
+	// ForwardedForHeader, when set (e.g. "X-Forwarded-For"), is trusted for
+	// the client address: its first value. Leave empty unless a proxy you
+	// control sets it.
+	ForwardedForHeader string
+	// AccessLog logs every request at Info (errors are always logged).
+	AccessLog bool
+}
+
+// Deps are the services the HTTP surface calls.
+type Deps struct {
+	Identity *service.Identity
+	Store    fairbalance.Store
+	// UI is the built web app, nil when it was not built.
+	UI  fs.FS
+	Log *slog.Logger
+}
+
+// API serves every route.
+type API struct {
+	cfg      Config
+	id       *service.Identity
+	store    fairbalance.Store
+	ui       fs.FS
+	log      *slog.Logger
+	limiter  *ratelimit.Limiter
+	anonKey  string
+	adminKey string
+	started  time.Time
+}
+
+// New returns the API.
+func New(cfg Config, d Deps) *API {
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	a := &API{cfg: cfg, id: d.Identity, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
+	if cfg.RateLimits {
+		a.limiter = ratelimit.New()
+	}
+	a.anonKey = d.Identity.Keys().APIKey("anon")
+	a.adminKey = d.Identity.Keys().APIKey("service_role")
+	return a
+}
+
+// clientIP is the peer address, or the first forwarded-for value when the
+// operator configured a trusted header.
+func (a *API) clientIP(r *http.Request) string {
+	if h := a.cfg.ForwardedForHeader; h != "" {
+		if v := r.Header.Get(h); v != "" {
+			first, _, _ := strings.Cut(v, ",")
+			if ip := net.ParseIP(strings.TrimSpace(first)); ip != nil {
+				return ip.String()
+			}
+		}
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+func (a *API) client(r *http.Request) service.Client {
+	return service.Client{IP: a.clientIP(r), UserAgent: r.UserAgent()}
+}
+
+type ctxKey int
+
+const requestIDKey ctxKey = 1
+
+// RequestID returns the id given to the request by the middleware.
+func RequestID(ctx context.Context) string {
+	v, _ := ctx.Value(requestIDKey).(string)
+	return v
+}

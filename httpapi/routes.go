@@ -1,0 +1,57 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"fairbalance/ratelimit"
+)
+
+var noLimit ratelimit.Rule
+
+// Handler returns every route of the server, on one screen.
+func (a *API) Handler() http.Handler {
+	mux := http.NewServeMux()
+	open, keyed := true, false
+
+	// Identity (/auth/v1), GoTrue-compatible.
+	mux.Handle("POST /auth/v1/signup", a.auth(keyed, "otp", ruleOTP, a.handleSignup))
+	mux.Handle("POST /auth/v1/token", a.auth(keyed, "token", ruleToken, a.handleToken))
+	mux.Handle("GET /auth/v1/user", a.auth(keyed, "", noLimit, a.handleGetUser))
+	mux.Handle("PUT /auth/v1/user", a.auth(keyed, "otp", ruleOTP, a.handlePutUser))
+	mux.Handle("GET /auth/v1/reauthenticate", a.auth(keyed, "otp", ruleOTP, a.handleReauthenticate))
+	mux.Handle("POST /auth/v1/logout", a.auth(keyed, "", noLimit, a.handleLogout))
+	mux.Handle("POST /auth/v1/recover", a.auth(keyed, "otp", ruleOTP, a.handleRecover))
+	mux.Handle("POST /auth/v1/otp", a.auth(keyed, "otp", ruleOTP, a.handleOTP))
+	mux.Handle("POST /auth/v1/magiclink", a.auth(keyed, "otp", ruleOTP, a.handleOTP))
+	mux.Handle("POST /auth/v1/resend", a.auth(keyed, "otp", ruleOTP, a.handleResend))
+	mux.Handle("POST /auth/v1/verify", a.auth(keyed, "verify", ruleVerify, a.handleVerifyPost))
+	mux.Handle("GET /auth/v1/verify", a.auth(open, "verify", ruleVerify, a.handleVerifyGet))
+	mux.Handle("GET /auth/v1/settings", a.auth(keyed, "", noLimit, a.handleSettings))
+	mux.Handle("GET /auth/v1/health", a.auth(open, "", noLimit, a.handleAuthHealth))
+	mux.Handle("GET /auth/v1/.well-known/jwks.json", a.auth(open, "", noLimit, a.handleJWKS))
+	mux.Handle("POST /auth/v1/factors", a.auth(keyed, "", noLimit, a.handleEnroll))
+	mux.Handle("POST /auth/v1/factors/{id}/challenge", a.auth(keyed, "mfa", ruleMFA, a.handleChallenge))
+	mux.Handle("POST /auth/v1/factors/{id}/verify", a.auth(keyed, "mfa", ruleMFA, a.handleVerifyFactor))
+	mux.Handle("DELETE /auth/v1/factors/{id}", a.auth(keyed, "", noLimit, a.handleUnenroll))
+	mux.Handle("POST /auth/v1/invite", a.auth(keyed, "", noLimit, a.admin(a.handleInvite)))
+	mux.Handle("POST /auth/v1/admin/generate_link", a.auth(keyed, "", noLimit, a.admin(a.handleGenerateLink)))
+	mux.Handle("GET /auth/v1/admin/users", a.auth(keyed, "", noLimit, a.admin(a.handleListUsers)))
+	mux.Handle("POST /auth/v1/admin/users", a.auth(keyed, "", noLimit, a.admin(a.handleCreateUser)))
+	mux.Handle("GET /auth/v1/admin/users/{id}", a.auth(keyed, "", noLimit, a.admin(a.handleAdminGetUser)))
+	mux.Handle("PUT /auth/v1/admin/users/{id}", a.auth(keyed, "", noLimit, a.admin(a.handleAdminUpdateUser)))
+	mux.Handle("DELETE /auth/v1/admin/users/{id}", a.auth(keyed, "", noLimit, a.admin(a.handleAdminDeleteUser)))
+	mux.Handle("GET /auth/v1/admin/users/{id}/factors", a.auth(keyed, "", noLimit, a.admin(a.handleAdminListFactors)))
+	mux.Handle("DELETE /auth/v1/admin/users/{id}/factors/{fid}", a.auth(keyed, "", noLimit, a.admin(a.handleAdminDeleteFactor)))
+	mux.Handle("/auth/v1/", a.auth(open, "", noLimit, a.handleAuthNotFound))
+
+	// Operations.
+	mux.HandleFunc("GET /api/health", a.handleHealth)
+	mux.HandleFunc("GET /api/config", a.handleConfig)
+	mux.Handle("GET /api/admin/mail", a.auth(keyed, "", noLimit, a.admin(a.handleMail)))
+	mux.HandleFunc("/api/", a.handleAPINotFound)
+
+	// The web app.
+	mux.Handle("GET /", a.spa())
+
+	return a.base(mux)
+}

@@ -1,0 +1,78 @@
+// Package storetest opens real stores for tests: SQLite in a temporary
+// directory always, and PostgreSQL in a schema of its own when the
+// environment variable TEST_DATABASE_URL is set, so that every test gets an
+// empty database and tests of several packages can share one server.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"fairbalance/sqlstore"
+)
+
+// Backends lists the backends to run a suite on: "sqlite", and "postgres"
+// when TEST_DATABASE_URL is set.
+func Backends() []string {
+	if os.Getenv("TEST_DATABASE_URL") != "" {
+		return []string{"sqlite", "postgres"}
+	}
+	return []string{"sqlite"}
+}
+
+// Open returns an empty, migrated store of the given backend, closed (and
+// for PostgreSQL, dropped) when the test ends.
+func Open(t testing.TB, backend string) *sqlstore.DB {
+	t.Helper()
+	ctx := context.Background()
+	switch backend {
+	case "sqlite":
+		db, err := sqlstore.Open(ctx, sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "test.db")})
+		if err != nil {
+			t.Fatalf("open sqlite: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	case "postgres":
+		base := os.Getenv("TEST_DATABASE_URL")
+		if base == "" {
+			t.Skip("TEST_DATABASE_URL not set")
+		}
+		b := make([]byte, 6)
+		_, _ = rand.Read(b)
+		schema := "t_" + hex.EncodeToString(b)
+		admin, err := sql.Open("pgx", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+			admin.Close()
+			t.Fatalf("create schema: %v", err)
+		}
+		u, err := url.Parse(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := u.Query()
+		q.Set("search_path", schema)
+		u.RawQuery = q.Encode()
+		db, err := sqlstore.Open(ctx, sqlstore.Options{DatabaseURL: u.String()})
+		if err != nil {
+			t.Fatalf("open postgres: %v", err)
+		}
+		t.Cleanup(func() {
+			db.Close()
+			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			admin.Close()
+		})
+		return db
+	}
+	t.Fatalf("unknown backend %q", backend)
+	return nil
+}
