@@ -51,7 +51,7 @@ func (a *API) Handler() http.Handler {
 	mux.HandleFunc("/api/", a.handleAPINotFound)
 
 	// The web app.
-	mux.Handle("GET /", a.spa())
+	mux.Handle("/", a.spa())
 
 	return a.base(mux)
 }

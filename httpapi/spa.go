@@ -25,6 +25,11 @@ func (a *API) spa() http.Handler {
 	files := http.FileServerFS(a.ui)
 	index, _ := fs.ReadFile(a.ui, "index.html")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
 		p := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 		if p != "" && p != "index.html" {
 			if st, err := fs.Stat(a.ui, p); err == nil && !st.IsDir() {

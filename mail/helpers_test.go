@@ -9,7 +9,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"database/sql"
 	"encoding/hex"
 	"errors"
 	"io"
@@ -17,9 +16,6 @@ import (
 	"log/slog"
 	"math/big"
 	"net"
-	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -27,76 +23,24 @@ import (
 
 	"fairbalance"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/storetest"
 
 	"github.com/emersion/go-sasl"
 	"github.com/emersion/go-smtp"
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, to create test schemas
 )
 
-// forEachStore runs fn against a fresh real store on SQLite and, when
-// TEST_DATABASE_URL is set, on PostgreSQL in a schema of its own (other
-// packages' tests may use the same database at the same time, and the
-// outbox takes every due message it finds).
+// forEachStore runs fn against a fresh real store on every backend of
+// storetest: SQLite always, PostgreSQL in a schema of its own when
+// TEST_DATABASE_URL is set (the outbox takes every due message it finds, so
+// it must not share a table with other packages' tests).
 func forEachStore(t *testing.T, fn func(t *testing.T, db *sqlstore.DB)) {
 	t.Helper()
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		db, err := sqlstore.Open(context.Background(), sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "fairbalance.db")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		fn(t, db)
-	})
-	pgURL := os.Getenv("TEST_DATABASE_URL")
-	if pgURL == "" {
-		return
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			fn(t, storetest.Open(t, backend))
+		})
 	}
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		fn(t, openPostgres(t, pgURL))
-	})
-}
-
-func openPostgres(t *testing.T, base string) *sqlstore.DB {
-	t.Helper()
-	ctx := context.Background()
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	schema := "mail_test_" + randHex(8)
-	if _, err := admin.ExecContext(ctx, `CREATE SCHEMA `+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.ExecContext(context.Background(), `DROP SCHEMA `+schema+` CASCADE`); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	db, err := sqlstore.Open(ctx, sqlstore.Options{DatabaseURL: withSearchPath(t, base, schema)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// withSearchPath sets the search_path run-time parameter of a connection
-// string in URL or keyword/value form.
-func withSearchPath(t *testing.T, conn, schema string) string {
-	if !strings.Contains(conn, "://") {
-		return conn + " search_path=" + schema
-	}
-	u, err := url.Parse(conn)
-	if err != nil {
-		t.Fatal("TEST_DATABASE_URL is not a valid URL")
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 func randHex(n int) string {
@@ -203,6 +147,8 @@ func (b *logBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+func discard() *slog.Logger { return slog.New(slog.DiscardHandler) }
 
 func newLogger() (*slog.Logger, *logBuffer) {
 	b := &logBuffer{}

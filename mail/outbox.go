@@ -106,8 +106,8 @@ func (o *Outbox) Notify() {
 // Run delivers due messages until ctx is done: right away, then whenever
 // Notify is called and at least every PollInterval. A pass takes batches
 // of BatchSize until fewer are due. Store errors and panics are logged and
-// never end the loop. Run returns when ctx is done, after the message being
-// sent, if any, has been handed over.
+// never end the loop. Run returns once ctx is done and the current pass has
+// stopped; a message interrupted by the cancellation stays pending.
 func (o *Outbox) Run(ctx context.Context) {
 	t := time.NewTicker(o.interval)
 	defer t.Stop()

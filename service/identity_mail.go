@@ -54,11 +54,8 @@ var mailHTML = htmltemplate.Must(htmltemplate.New("h").Parse(`<!doctype html>
 
 // verifyLink is the e-mail link for a one-time token hash.
 func (s *Identity) verifyLink(tokenHash, typ, redirectTo string) string {
-	q := url.Values{}
-	q.Set("token", tokenHash)
-	q.Set("type", typ)
-	q.Set("redirect_to", s.redirect(redirectTo))
-	return s.cfg.SiteURL + "/auth/v1/verify?" + q.Encode()
+	return s.cfg.SiteURL + "/auth/v1/verify?token=" + url.QueryEscape(tokenHash) + "&type=" + url.QueryEscape(typ) +
+		"&redirect_to=" + url.QueryEscape(s.redirect(redirectTo))
 }
 
 // enqueue renders an identity e-mail and puts it in the outbox inside tx.

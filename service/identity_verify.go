@@ -299,20 +299,9 @@ func (s *Identity) Verify(ctx context.Context, c Client, in VerifyInput) (*Verif
 				res.Message = "Confirmation link accepted. Please proceed to confirm link sent to the other email"
 				return nil
 			}
-			method = "email_change"
 		default:
 			if err := s.confirmEmail(ctx, tx, u); err != nil {
 				return err
-			}
-			if in.Link {
-				switch in.Type {
-				case "signup":
-					method = "email/signup"
-				default:
-					method = in.Type
-				}
-			} else if in.Type == "recovery" {
-				method = "recovery"
 			}
 		}
 		if err := s.audit(ctx, tx, "verification_attempted", u, c, map[string]any{"type": in.Type, "result": "accepted"}); err != nil {

@@ -46,6 +46,8 @@ type DB struct {
 	writer  *sql.DB // SQLite: one connection; PostgreSQL: the pool
 	reader  *sql.DB // SQLite: a pool of read-only connections; PostgreSQL: the pool
 	d       dialect
+	wstmts  stmtCache
+	rstmts  stmtCache
 }
 
 var _ fairbalance.Store = (*DB)(nil)
@@ -138,6 +140,8 @@ func (db *DB) Ping(ctx context.Context) error { return db.reader.PingContext(ctx
 
 // Close closes every connection. For SQLite it first checkpoints the WAL.
 func (db *DB) Close() error {
+	db.wstmts.close()
+	db.rstmts.close()
 	if db.backend == "sqlite" {
 		_, _ = db.writer.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 		db.reader.Close()
@@ -151,7 +155,8 @@ func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) erro
 	if err != nil {
 		return fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	q := &querier{ex: tx, d: db.d, inTx: true}
+	q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true}
+	defer db.prepareMissed(ctx, q)
 	if err := fn(q); err != nil {
 		_ = tx.Rollback()
 		return err
@@ -162,11 +167,18 @@ func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) erro
 	return nil
 }
 
-func (db *DB) read() *querier { return &querier{ex: db.reader, d: db.d} }
+func (db *DB) prepareMissed(ctx context.Context, q *querier) {
+	for _, query := range q.missed {
+		// A failure only means the query stays unprepared until next time.
+		_, _ = db.wstmts.get(context.WithoutCancel(ctx), db.writer, query)
+	}
+}
+
+func (db *DB) read() *querier { return &querier{pool: db.reader, stmts: &db.rstmts, d: db.d} }
 
 // View returns queries against the reader pool, for reads outside Tx.
 func (db *DB) View() fairbalance.IdentityStore { return db.read() }
-func (db *DB) write() *querier                 { return &querier{ex: db.writer, d: db.d} }
+func (db *DB) write() *querier                 { return &querier{pool: db.writer, stmts: &db.wstmts, d: db.d} }
 
 // Migrate applies the embedded migrations that have not been applied yet,
 // each in its own transaction, recording them in schema_migrations.
@@ -272,31 +284,99 @@ func (d dialect) rebind(q string) string {
 	return out
 }
 
-type execer interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+// stmtCache holds prepared statements of one pool, by query text. Preparing
+// once matters on SQLite, where parsing a statement costs as much as
+// running a point query.
+type stmtCache struct{ m sync.Map }
+
+func (c *stmtCache) get(ctx context.Context, pool *sql.DB, query string) (*sql.Stmt, error) {
+	if v, ok := c.m.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := pool.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if v, loaded := c.m.LoadOrStore(query, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
-// querier runs the queries of the ports against a pool or a transaction.
+func (c *stmtCache) close() {
+	c.m.Range(func(k, v any) bool {
+		v.(*sql.Stmt).Close()
+		c.m.Delete(k)
+		return true
+	})
+}
+
+// querier runs the queries of the ports against a pool or a transaction,
+// through prepared statements.
 type querier struct {
-	ex   execer
-	d    dialect
-	inTx bool
+	pool  *sql.DB
+	tx    *sql.Tx // nil outside a transaction
+	stmts *stmtCache
+	d     dialect
+	inTx  bool
+	// missed lists queries run in tx before they were prepared; Tx prepares
+	// them on the pool after the transaction (on SQLite the pool's only
+	// connection is the transaction's, so preparing during it would wait
+	// for itself).
+	missed []string
+}
+
+func (q *querier) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	query = q.d.rebind(query)
+	if q.tx != nil {
+		v, ok := q.stmts.m.Load(query)
+		if !ok {
+			q.missed = append(q.missed, query)
+			return q.tx.PrepareContext(ctx, query)
+		}
+		return q.tx.StmtContext(ctx, v.(*sql.Stmt)), nil
+	}
+	return q.stmts.get(ctx, q.pool, query)
 }
 
 func (q *querier) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	res, err := q.ex.ExecContext(ctx, q.d.rebind(query), args...)
+	st, err := q.stmt(ctx, query)
+	if err != nil {
+		return nil, translate(err)
+	}
+	res, err := st.ExecContext(ctx, args...)
 	return res, translate(err)
 }
 
 func (q *querier) query(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	rows, err := q.ex.QueryContext(ctx, q.d.rebind(query), args...)
+	st, err := q.stmt(ctx, query)
+	if err != nil {
+		return nil, translate(err)
+	}
+	rows, err := st.QueryContext(ctx, args...)
 	return rows, translate(err)
 }
 
-func (q *querier) row(ctx context.Context, query string, args ...any) *sql.Row {
-	return q.ex.QueryRowContext(ctx, q.d.rebind(query), args...)
+// rowResult is a single-row result whose Scan reports a failed prepare too.
+type rowResult struct {
+	row *sql.Row
+	err error
+}
+
+func (r rowResult) Scan(dest ...any) error {
+	if r.err != nil {
+		return r.err
+	}
+	return r.row.Scan(dest...)
+}
+
+func (q *querier) row(ctx context.Context, query string, args ...any) rowResult {
+	st, err := q.stmt(ctx, query)
+	if err != nil {
+		return rowResult{err: err}
+	}
+	return rowResult{row: st.QueryRowContext(ctx, args...)}
 }
 
 // forUpdate locks the selected rows on PostgreSQL inside a transaction;

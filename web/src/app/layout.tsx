@@ -34,7 +34,7 @@ export function AppLayout() {
                   className={({ isActive }) =>
                     cn(
                       "rounded-md px-3 py-2 font-medium transition-colors hover:bg-accent hover:text-accent-foreground",
-                      isActive ? "text-foreground" : "text-muted-foreground",
+                      isActive ? "bg-accent text-accent-foreground" : "text-muted-foreground",
                     )
                   }
                 >

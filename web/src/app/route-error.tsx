@@ -32,7 +32,13 @@ export function RouteError() {
               {detail}
             </p>
           )}
-          <Button onClick={() => { window.location.reload(); }}>Reload</Button>
+          <Button
+            onClick={() => {
+              window.location.reload();
+            }}
+          >
+            Reload
+          </Button>
         </CardContent>
       </Card>
     </main>

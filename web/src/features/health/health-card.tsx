@@ -1,6 +1,13 @@
 import { CircleAlert, RefreshCw } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { databaseLabel, type Health } from "./api";
@@ -40,7 +47,10 @@ export function HealthCard() {
             </time>
           </p>
           <Button variant="outline" size="sm" onClick={refresh} disabled={isFetching}>
-            <RefreshCw aria-hidden="true" className={cn(isFetching && "animate-spin motion-reduce:animate-none")} />
+            <RefreshCw
+              aria-hidden="true"
+              className={cn(isFetching && "animate-spin motion-reduce:animate-none")}
+            />
             {isFetching ? "Refreshing…" : "Refresh"}
           </Button>
         </CardFooter>
@@ -98,7 +108,10 @@ function HealthError({
   retrying: boolean;
 }) {
   return (
-    <div role="alert" className="flex flex-col items-start gap-4 rounded-lg border border-destructive/30 bg-destructive/5 p-4">
+    <div
+      role="alert"
+      className="flex flex-col items-start gap-4 rounded-lg border border-destructive/30 bg-destructive/5 p-4"
+    >
       <div className="flex gap-3">
         <CircleAlert aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-destructive" />
         <div className="flex flex-col gap-1">
@@ -107,7 +120,11 @@ function HealthError({
         </div>
       </div>
       <Button variant="outline" size="sm" onClick={onRetry} disabled={retrying}>
-        {retrying ? <Spinner size="sm" label={null} className="text-current" /> : <RefreshCw aria-hidden="true" />}
+        {retrying ? (
+          <Spinner size="sm" label={null} className="text-current" />
+        ) : (
+          <RefreshCw aria-hidden="true" />
+        )}
         {retrying ? "Retrying…" : "Try again"}
       </Button>
     </div>

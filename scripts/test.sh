@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The whole test suite, as `make test` and CI run it:
+#   go vet; go test -race on SQLite and PostgreSQL; web unit tests; the
+#   supabase-js conformance suite against the real binary.
+# It installs what it needs: npm packages (npm ci) and, when TEST_DATABASE_URL
+# is unset, a throwaway PostgreSQL cluster from the installed server binaries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+step() { printf '\n=== %s\n' "$*"; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fairbalance-test.XXXXXX")
+chmod 755 "$tmp"
+pgdir="$tmp/pg"
+cleanup() {
+  if [ -d "$pgdir" ]; then "$root/scripts/pg-throwaway.sh" stop "$pgdir" || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+if [ -z "${TEST_DATABASE_URL:-}" ]; then
+  if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    step "installing PostgreSQL server binaries"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+  fi
+  step "starting a throwaway PostgreSQL"
+  TEST_DATABASE_URL=$("$root/scripts/pg-throwaway.sh" start "$pgdir")
+  export TEST_DATABASE_URL
+fi
+echo "PostgreSQL for tests: $TEST_DATABASE_URL"
+
+step "web: npm ci"
+(cd web && npm ci --no-audit --no-fund --loglevel=error)
+step "web: build"
+(cd web && npm run build)
+
+# npm packages may ship .go files; they are not ours.
+pkgs=$(go list ./... | grep -v /node_modules/)
+
+step "go vet"
+go vet $pkgs
+
+step "go test -race (SQLite and PostgreSQL)"
+go test -race -count=1 $pkgs
+
+step "web: unit tests"
+(cd web && npm test)
+
+step "build bin/fairbalance"
+go build -o bin/fairbalance ./cmd/fairbalance
+
+step "conformance: supabase-js against the real binary (SQLite and PostgreSQL)"
+(cd conformance && npm ci --no-audit --no-fund --loglevel=error && FAIRBALANCE_BIN="$root/bin/fairbalance" npm test)
