@@ -93,7 +93,8 @@ type Session struct {
 }
 
 // RefreshToken is one token of a session's rotation chain. Only the SHA-256
-// of the token is stored.
+// of the token is stored. Rotation only inserts: a token is used once a
+// token with a higher counter exists; Revoked marks a revoked family.
 type RefreshToken struct {
 	ID        int64
 	TokenHash string
@@ -206,11 +207,14 @@ type IdentityStore interface {
 	// DowngradeSessions sets aal1 on the sessions that used factorID.
 	DowngradeSessions(ctx context.Context, factorID string) error
 
+	// CreateRefreshToken adds a token to its session's chain. It returns
+	// ErrConflict when the session already has a token with that counter,
+	// and ErrNotFound when the session is gone or its family was revoked.
 	CreateRefreshToken(ctx context.Context, t *RefreshToken) error
 	RefreshTokenByHash(ctx context.Context, hash string) (*RefreshToken, error)
-	// ActiveRefreshToken is the newest unrevoked token of a session.
+	// ActiveRefreshToken is the unrevoked token of a session with the
+	// highest counter; every older token of the session counts as used.
 	ActiveRefreshToken(ctx context.Context, sessionID string) (*RefreshToken, error)
-	RevokeRefreshToken(ctx context.Context, id int64) error
 	// RevokeFamily revokes every token of the session.
 	RevokeFamily(ctx context.Context, sessionID string) error
 

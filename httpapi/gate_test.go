@@ -40,6 +40,7 @@ func TestAPIKeyGate(t *testing.T) {
 		before := h.snapshot()
 		for _, c := range keyed {
 			t.Run(c.method+" "+c.path, func(t *testing.T) {
+				h := h.in(t)
 				r := h.do(c.method, c.path, map[string]any{}, key(""))
 				if r.Status != http.StatusUnauthorized {
 					t.Fatalf("no key: status %d: %s", r.Status, r.Body)
@@ -64,10 +65,12 @@ func TestAPIKeyGate(t *testing.T) {
 		h.unchanged(before, "refused requests")
 
 		t.Run("apikey in the query", func(t *testing.T) {
+			h := h.in(t)
 			h.do("GET", "/auth/v1/settings?apikey="+h.anon, nil, key("")).OK(http.StatusOK)
 		})
 
 		t.Run("open routes", func(t *testing.T) {
+			h := h.in(t)
 			r := h.do("GET", "/auth/v1/health", nil, key("")).OK(http.StatusOK)
 			if m := r.JSON(); m["name"] != "GoTrue" || m["version"] != "test" || m["description"] == nil {
 				t.Fatalf("health: %s", r.Body)
@@ -113,6 +116,7 @@ func TestAPIKeyGate(t *testing.T) {
 		})
 
 		t.Run("settings", func(t *testing.T) {
+			h := h.in(t)
 			r := h.do("GET", "/auth/v1/settings", nil).OK(http.StatusOK)
 			m := r.JSON()
 			ext, _ := m["external"].(map[string]any)
@@ -125,6 +129,7 @@ func TestAPIKeyGate(t *testing.T) {
 		})
 
 		t.Run("unknown routes", func(t *testing.T) {
+			h := h.in(t)
 			h.do("GET", "/auth/v1/nope", nil).Err(http.StatusNotFound, "not_found")
 			r := h.do("GET", "/api/nope", nil, key(""))
 			if r.Status != http.StatusNotFound || r.JSON()["code"] != "not_found" {
@@ -138,6 +143,7 @@ func TestAPIKeyGate(t *testing.T) {
 		})
 
 		t.Run("admin mail", func(t *testing.T) {
+			h := h.in(t)
 			h.do("GET", "/api/admin/mail", nil).Err(http.StatusForbidden, "not_admin")
 			h.seedUser("mailbox@example.com", true)
 			h.do("POST", "/auth/v1/recover", map[string]any{"email": "mailbox@example.com"}).OK(http.StatusOK)
@@ -157,6 +163,7 @@ func TestCORSAndSecurityHeaders(t *testing.T) {
 		reqHeaders := "apikey, authorization, x-client-info, content-type, x-supabase-api-version, accept-profile, prefer, x-upsert, x-region, traceparent"
 		for _, path := range []string{"/auth/v1/token?grant_type=password", "/auth/v1/user", "/auth/v1/admin/users", "/api/health"} {
 			t.Run("preflight "+path, func(t *testing.T) {
+				h := h.in(t)
 				// Browsers send preflights without the API key.
 				r := h.do("OPTIONS", path, nil, key(""), legacy,
 					header("Origin", origin), header("Access-Control-Request-Method", "POST"), header("Access-Control-Request-Headers", reqHeaders))
@@ -182,6 +189,7 @@ func TestCORSAndSecurityHeaders(t *testing.T) {
 		}
 
 		t.Run("exposed headers", func(t *testing.T) {
+			h := h.in(t)
 			for _, r := range []*response{
 				h.do("GET", "/auth/v1/settings", nil, header("Origin", origin)),
 				h.do("GET", "/auth/v1/user", nil, header("Origin", origin)), // an error response
@@ -200,6 +208,7 @@ func TestCORSAndSecurityHeaders(t *testing.T) {
 		})
 
 		t.Run("no CORS without Origin", func(t *testing.T) {
+			h := h.in(t)
 			r := h.do("GET", "/auth/v1/settings", nil)
 			if got := r.Header.Get("Access-Control-Allow-Origin"); got != "" {
 				t.Fatalf("Allow-Origin %q without an Origin", got)
@@ -207,6 +216,7 @@ func TestCORSAndSecurityHeaders(t *testing.T) {
 		})
 
 		t.Run("security headers", func(t *testing.T) {
+			h := h.in(t)
 			for _, r := range []*response{
 				h.do("GET", "/auth/v1/settings", nil),
 				h.do("GET", "/auth/v1/user", nil, key("")),
@@ -272,6 +282,7 @@ func TestErrorShapes(t *testing.T) {
 		before := h.snapshot()
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) {
+				h := h.in(t)
 				r := h.do(c.method, c.path, c.body, c.opts...)
 				r.Err(c.status, c.code)
 				newBody := r.JSON()

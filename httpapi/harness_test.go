@@ -71,8 +71,8 @@ type logCapture struct {
 }
 
 func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler        { return l }
-func (l *logCapture) WithGroup(string) slog.Handler             { return l }
+func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *logCapture) WithGroup(string) slog.Handler            { return l }
 func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
 	if r.Level < slog.LevelError {
 		return nil
@@ -144,6 +144,13 @@ func newHarness(t testing.TB, backend string, opts ...harnessOpt) *harness {
 		}
 	})
 	return h
+}
+
+// in returns the harness reporting to t, for use inside a subtest.
+func (h *harness) in(t testing.TB) *harness {
+	c := *h
+	c.t = t
+	return &c
 }
 
 // forEachBackend runs fn as a parallel subtest per backend, each with its
@@ -360,9 +367,9 @@ func (h *harness) signIn(email, password string) *session {
 	return h.decodeSession(h.do("POST", "/auth/v1/token?grant_type=password", map[string]any{"email": email, "password": password}))
 }
 
-func (h *harness) refresh(tok string) *response {
+func (h *harness) refresh(tok string, opts ...reqOpt) *response {
 	h.t.Helper()
-	return h.do("POST", "/auth/v1/token?grant_type=refresh_token", map[string]any{"refresh_token": tok})
+	return h.do("POST", "/auth/v1/token?grant_type=refresh_token", map[string]any{"refresh_token": tok}, opts...)
 }
 
 // otpSession signs a confirmed user in with an e-mailed magic-link code,
@@ -379,22 +386,35 @@ func (h *harness) otpSession(email string) *session {
 	return h.decodeSession(h.do("POST", "/auth/v1/verify", map[string]any{"type": "magiclink", "email": email, "token": mailCode(h.t, m)}))
 }
 
-var seedHash = sync.OnceValue(func() string {
-	b, err := bcrypt.GenerateFromPassword([]byte(testPassword), bcrypt.MinCost)
+var seedHash = sync.OnceValue(func() string { return bcryptHash(testPassword) })
+
+func bcryptHash(pw string) string {
+	b, err := bcrypt.GenerateFromPassword([]byte(pw), bcrypt.MinCost)
 	if err != nil {
 		panic(err)
 	}
 	return string(b)
-})
+}
 
 // seedUser inserts an account straight into the store with testPassword
 // (as a cheap bcrypt hash, the format of accounts imported from GoTrue) and
 // returns its id. Confirmed accounts can sign in at once.
 func (h *harness) seedUser(email string, confirmed bool) string {
 	h.t.Helper()
+	return h.seed(email, seedHash(), confirmed)
+}
+
+// seedUserPassword inserts a confirmed account with its own password.
+func (h *harness) seedUserPassword(email, password string) string {
+	h.t.Helper()
+	return h.seed(email, bcryptHash(password), true)
+}
+
+func (h *harness) seed(email, hash string, confirmed bool) string {
+	h.t.Helper()
 	now := h.clock.Now()
 	u := &fairbalance.User{
-		ID: auth.NewUUID(), Aud: "authenticated", Role: "authenticated", Email: email, PasswordHash: seedHash(),
+		ID: auth.NewUUID(), Aud: "authenticated", Role: "authenticated", Email: email, PasswordHash: hash,
 		AppMetadata: json.RawMessage(`{"provider":"email","providers":["email"]}`), UserMetadata: json.RawMessage(`{}`),
 		CreatedAt: now, UpdatedAt: now,
 	}

@@ -190,8 +190,14 @@ func (s *Identity) redirect(redirectTo string) string {
 	if site != nil && strings.EqualFold(u.Scheme, site.Scheme) && strings.EqualFold(u.Host, site.Host) {
 		return redirectTo
 	}
+	// Compare parsed URLs, not strings: "http://app:3000" must not allow
+	// "http://app:3000@evil.example" or "http://app:30001".
 	for _, p := range s.cfg.RedirectAllowList {
-		if p != "" && strings.HasPrefix(redirectTo, p) {
+		pu, err := url.Parse(p)
+		if err != nil || pu.Host == "" || u.User != nil {
+			continue
+		}
+		if strings.EqualFold(u.Scheme, pu.Scheme) && strings.EqualFold(u.Host, pu.Host) && strings.HasPrefix(u.Path, pu.Path) {
 			return redirectTo
 		}
 	}
@@ -201,6 +207,10 @@ func (s *Identity) redirect(redirectTo string) string {
 // issueSession creates a session for u with one authentication method and
 // its first refresh token, inside tx. The token is signed by finish.
 func (s *Identity) newSession(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, method string, c Client) (*fairbalance.Session, *fairbalance.RefreshToken, error) {
+	if u.DeletedAt != nil {
+		// A soft-deleted account never signs in again, by any method.
+		return nil, nil, errf(fairbalance.KindForbidden, "user_not_found", "User not found")
+	}
 	now := s.Now()
 	notAfter := now.Add(s.cfg.SessionLifetime)
 	sess := &fairbalance.Session{
@@ -232,8 +242,15 @@ func (s *Identity) newRefreshToken(ctx context.Context, tx fairbalance.IdentityS
 		rt.Counter = parent.Counter + 1
 	}
 	rt.TokenHash = auth.HashRefreshToken(s.keys.RefreshToken(sess.ID, rt.Counter))
-	return rt, tx.CreateRefreshToken(ctx, rt)
+	err := tx.CreateRefreshToken(ctx, rt)
+	if errors.Is(err, fairbalance.ErrNotFound) {
+		return nil, errFamilyRevoked
+	}
+	return rt, err
 }
+
+// errFamilyRevoked: no new token may join a session whose tokens were revoked.
+var errFamilyRevoked = errors.New("refresh token family revoked")
 
 // finish signs the access token of sess for u.
 func (s *Identity) finish(u *fairbalance.User, sess *fairbalance.Session, rt *fairbalance.RefreshToken) (*Session, error) {
@@ -359,7 +376,7 @@ func (s *Identity) Authenticate(ctx context.Context, token, aud string) (*Princi
 		p.Session = sess
 	}
 	u, err := v.UserByID(ctx, c.Subject)
-	if errors.Is(err, fairbalance.ErrNotFound) {
+	if errors.Is(err, fairbalance.ErrNotFound) || err == nil && u.DeletedAt != nil {
 		return nil, errf(fairbalance.KindForbidden, "user_not_found", "User from sub claim in JWT does not exist")
 	}
 	if err != nil {

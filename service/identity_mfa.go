@@ -184,6 +184,10 @@ func (s *Identity) VerifyFactor(ctx context.Context, c Client, p *Principal, fac
 		if err := tx.UpdateFactor(ctx, f); err != nil {
 			return err
 		}
+		// As GoTrue: the user's other unverified factors are abandoned enrolments.
+		if err := tx.DeleteUnverifiedFactors(ctx, p.User.ID, f.ID, now.Add(time.Second)); err != nil {
+			return err
+		}
 		sess, err := tx.SessionByID(ctx, p.Session.ID)
 		if err != nil {
 			return err
@@ -200,10 +204,9 @@ func (s *Identity) VerifyFactor(ctx context.Context, c Client, p *Principal, fac
 		if err != nil {
 			return err
 		}
-		if err := tx.RevokeFamily(ctx, sess.ID); err != nil {
-			return err
-		}
-		// Jump the counter by two so the aal1 chain cannot lead to an aal2 token.
+		// Jump the counter by two and break the parent link: the aal1 token
+		// is then neither active nor the active one's parent, so presenting
+		// it again counts as reuse and cannot lead to an aal2 token.
 		parent := &fairbalance.RefreshToken{Counter: active.Counter + 1}
 		rt, err := s.newRefreshToken(ctx, tx, sess, parent)
 		if err != nil {

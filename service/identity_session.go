@@ -210,10 +210,9 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 			if err := s.tooSoon(existing.ConfirmationSentAt); err != nil {
 				return err
 			}
-			existing.PasswordHash = hash
-			if meta, err := mergeMetadata(existing.UserMetadata, in.Data); err == nil {
-				existing.UserMetadata = meta
-			}
+			// The caller has not proved they own the address: keep the
+			// account's password and metadata (else whoever signs up second
+			// takes over the account once the owner confirms).
 			user = existing
 		case errors.Is(err, fairbalance.ErrNotFound):
 			u, id, err := s.newUser(email, hash, in.Data)
@@ -338,14 +337,15 @@ func mustJSON(v any) json.RawMessage {
 	return b
 }
 
-// checkSessionValid applies the inactivity timeout and absolute lifetime.
-func (s *Identity) checkSessionValid(sess *fairbalance.Session) error {
+// checkSessionValid applies the inactivity timeout (since tok, the
+// session's latest token, was issued) and the absolute lifetime.
+func (s *Identity) checkSessionValid(sess *fairbalance.Session, tok *fairbalance.RefreshToken) error {
 	now := s.Now()
 	if sess.NotAfter != nil && now.After(*sess.NotAfter) || now.After(sess.CreatedAt.Add(s.cfg.SessionLifetime)) {
 		return errf(fairbalance.KindInvalid, "session_expired", "Invalid Refresh Token: Session Expired")
 	}
-	last := sess.CreatedAt
-	if sess.RefreshedAt != nil {
+	last := tok.CreatedAt
+	if sess.RefreshedAt != nil && sess.RefreshedAt.After(last) {
 		last = *sess.RefreshedAt
 	}
 	if now.After(last.Add(s.cfg.SessionInactivity)) {
@@ -356,89 +356,102 @@ func (s *Identity) checkSessionValid(sess *fairbalance.Session) error {
 
 // Refresh exchanges a refresh token for a new session token pair. The token
 // just before the active one may be presented again and yields the active
-// one (a client that lost a response); presenting any other used token
-// revokes the whole family and fails with refresh_token_already_used.
+// one (a client that lost a response, or two tabs refreshing at once);
+// presenting any other used token revokes the whole family and fails with
+// refresh_token_already_used.
+//
+// The decision is made on a snapshot read; the write is one guarded insert
+// whose uniqueness on (session, counter) settles races: of two concurrent
+// rotations of one token, one inserts and the other finds the token has
+// become the direct parent of the active one.
 func (s *Identity) Refresh(ctx context.Context, c Client, token string) (*Session, error) {
 	if len(token) < 12 || !auth.ValidRefreshTokenFormat(token) {
 		return nil, errf(fairbalance.KindInvalid, "validation_failed", "Refresh token is not valid")
 	}
 	hash := auth.HashRefreshToken(token)
-	var (
-		user     *fairbalance.User
-		sess     *fairbalance.Session
-		rt       *fairbalance.RefreshToken
-		reuseErr error
-	)
-	err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
-		tok, err := tx.RefreshTokenByHash(ctx, hash)
+	noSession := errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
+	alreadyUsed := errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+	v := s.store.View()
+	for attempt := 0; ; attempt++ {
+		tok, err := v.RefreshTokenByHash(ctx, hash)
 		if errors.Is(err, fairbalance.ErrNotFound) {
-			return errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
+			return nil, errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
 		}
 		if err != nil {
-			return err
+			return nil, internal(err)
 		}
-		sess, err = tx.SessionByID(ctx, tok.SessionID)
+		sess, err := v.SessionByID(ctx, tok.SessionID)
 		if errors.Is(err, fairbalance.ErrNotFound) {
-			return errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
+			return nil, noSession
 		}
 		if err != nil {
-			return err
+			return nil, internal(err)
 		}
-		if err := s.checkSessionValid(sess); err != nil {
-			return err
+		active, err := v.ActiveRefreshToken(ctx, sess.ID)
+		if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+			return nil, internal(err)
 		}
-		now := s.Now()
-		if tok.Revoked {
-			active, err := tx.ActiveRefreshToken(ctx, sess.ID)
-			if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
-				return err
+		var rt *fairbalance.RefreshToken
+		switch {
+		case active != nil && active.ID == tok.ID:
+			if err := s.checkSessionValid(sess, tok); err != nil {
+				return nil, err
 			}
-			if active != nil && active.Parent == tok.TokenHash {
-				rt = active
-			} else {
-				// Reuse of an old token: someone else may hold the family.
+			err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+				var err error
+				rt, err = s.newRefreshToken(ctx, tx, sess, tok)
+				if err != nil {
+					return err
+				}
+				// The session row changes only when the client moved: the
+				// time of the last refresh is the newest token's creation.
+				if c.IP != "" && c.IP != sess.IP {
+					sess.IP, sess.UpdatedAt = c.IP, s.Now()
+					return tx.UpdateSession(ctx, sess)
+				}
+				return nil
+			})
+			switch {
+			case errors.Is(err, fairbalance.ErrConflict) && attempt < 3:
+				continue // rotated concurrently; decide again
+			case errors.Is(err, errFamilyRevoked):
+				return nil, alreadyUsed
+			case errors.Is(err, fairbalance.ErrNotFound):
+				return nil, noSession
+			case err != nil:
+				return nil, internal(err)
+			}
+		case active != nil && active.Parent == tok.TokenHash:
+			if err := s.checkSessionValid(sess, active); err != nil {
+				return nil, err
+			}
+			rt = active
+		default:
+			// Reuse of an old token: someone else may hold the family.
+			err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
 				if err := tx.RevokeFamily(ctx, sess.ID); err != nil {
 					return err
 				}
-				if err := tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "token_revoked", ActorID: sess.UserID, IP: c.IP, Payload: mustJSON(map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}), CreatedAt: now}); err != nil {
-					return err
-				}
-				reuseErr = errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-				return nil // commit the revocation, then fail
+				return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "token_revoked", ActorID: sess.UserID, IP: c.IP, Payload: mustJSON(map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}), CreatedAt: s.Now()})
+			})
+			if err != nil {
+				return nil, internal(err)
 			}
-		} else {
-			if err := tx.RevokeRefreshToken(ctx, tok.ID); err != nil {
-				return err
-			}
-			if rt, err = s.newRefreshToken(ctx, tx, sess, tok); err != nil {
-				return err
-			}
+			return nil, alreadyUsed
 		}
-		sess.RefreshedAt, sess.UpdatedAt = &now, now
-		if c.IP != "" {
-			sess.IP = c.IP
+		user, err := v.UserByID(ctx, sess.UserID)
+		if errors.Is(err, fairbalance.ErrNotFound) {
+			return nil, noSession
 		}
-		return tx.UpdateSession(ctx, sess)
-	})
-	if err != nil {
-		return nil, internal(err)
+		if err != nil {
+			return nil, internal(err)
+		}
+		if s.banned(user) {
+			return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+		}
+		out, err := s.finish(user, sess, rt)
+		return out, internal(err)
 	}
-	if reuseErr != nil {
-		return nil, reuseErr
-	}
-	// The user is read after commit so the writer is held only for the rotation.
-	user, err = s.store.View().UserByID(ctx, sess.UserID)
-	if errors.Is(err, fairbalance.ErrNotFound) {
-		return nil, errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
-	}
-	if err != nil {
-		return nil, internal(err)
-	}
-	if s.banned(user) {
-		return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
-	}
-	out, err := s.finish(user, sess, rt)
-	return out, internal(err)
 }
 
 // flowStateExpiry is how long a PKCE auth code may wait to be exchanged.

@@ -397,14 +397,21 @@ func translate(err error) error {
 		return fairbalance.ErrNotFound
 	}
 	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
-		return fmt.Errorf("%w: %s", fairbalance.ErrConflict, pgErr.ConstraintName)
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "23505":
+			return fmt.Errorf("%w: %s", fairbalance.ErrConflict, pgErr.ConstraintName)
+		case "23503": // the referenced row is gone
+			return fmt.Errorf("%w: %s", fairbalance.ErrNotFound, pgErr.ConstraintName)
+		}
 	}
 	var sqErr *sqlite.Error
 	if errors.As(err, &sqErr) {
 		switch sqErr.Code() {
 		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
 			return fmt.Errorf("%w: %s", fairbalance.ErrConflict, sqErr.Error())
+		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+			return fmt.Errorf("%w: %s", fairbalance.ErrNotFound, sqErr.Error())
 		}
 	}
 	return err

@@ -356,8 +356,10 @@ func scanRefresh(s scanner) (*fairbalance.RefreshToken, error) {
 }
 
 func (q *querier) CreateRefreshToken(ctx context.Context, t *fairbalance.RefreshToken) error {
-	return translate(q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
-		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC()).Scan(&t.ID))
+	err := q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at)
+ SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE session_id = ? AND revoked = ?) RETURNING id`,
+		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC(), t.SessionID, true).Scan(&t.ID)
+	return translate(err)
 }
 
 func (q *querier) RefreshTokenByHash(ctx context.Context, hash string) (*fairbalance.RefreshToken, error) {
@@ -365,11 +367,7 @@ func (q *querier) RefreshTokenByHash(ctx context.Context, hash string) (*fairbal
 }
 
 func (q *querier) ActiveRefreshToken(ctx context.Context, sessionID string) (*fairbalance.RefreshToken, error) {
-	return scanRefresh(q.row(ctx, `SELECT `+refreshColumns+` FROM refresh_tokens WHERE session_id = ? AND revoked = ? ORDER BY id DESC LIMIT 1`, sessionID, false))
-}
-
-func (q *querier) RevokeRefreshToken(ctx context.Context, id int64) error {
-	return mustAffect(q.exec(ctx, `UPDATE refresh_tokens SET revoked = ?, updated_at = ? WHERE id = ?`, true, time.Now().UTC(), id))
+	return scanRefresh(q.row(ctx, `SELECT `+refreshColumns+` FROM refresh_tokens WHERE session_id = ? AND revoked = ? ORDER BY counter DESC LIMIT 1`, sessionID, false))
 }
 
 func (q *querier) RevokeFamily(ctx context.Context, sessionID string) error {

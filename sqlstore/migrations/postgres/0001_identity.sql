@@ -87,7 +87,7 @@ CREATE TABLE refresh_tokens (
   created_at TIMESTAMPTZ NOT NULL,
   updated_at TIMESTAMPTZ NOT NULL
 );
-CREATE INDEX refresh_tokens_session_idx ON refresh_tokens (session_id, revoked, id);
+CREATE UNIQUE INDEX refresh_tokens_session_counter_key ON refresh_tokens (session_id, counter);
 
 CREATE TABLE one_time_tokens (
   id TEXT PRIMARY KEY,
