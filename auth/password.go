@@ -5,6 +5,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/alexedwards/argon2id"
@@ -22,8 +23,9 @@ const MaxPasswordLength = 72
 // Hasher hashes and verifies passwords with at most N hashes running at once,
 // so a burst of sign-ins queues instead of exhausting memory.
 type Hasher struct {
-	sem   chan struct{}
-	dummy string
+	sem       chan struct{}
+	dummyOnce sync.Once
+	dummy     string
 }
 
 // NewHasher returns a Hasher running at most n hashes at once (n <= 0: one
@@ -32,13 +34,20 @@ func NewHasher(n int) *Hasher {
 	if n <= 0 {
 		n = runtime.NumCPU()
 	}
-	h := &Hasher{sem: make(chan struct{}, n)}
-	d, err := argon2id.CreateHash("fairbalance-timing-equaliser", Params)
-	if err != nil {
-		panic(err) // only fails if crypto/rand fails
-	}
-	h.dummy = d
-	return h
+	return &Hasher{sem: make(chan struct{}, n)}
+}
+
+// dummyHash is a real hash of nothing anyone knows, made on first need so
+// that start-up does not pay for it.
+func (h *Hasher) dummyHash() string {
+	h.dummyOnce.Do(func() {
+		d, err := argon2id.CreateHash("fairbalance-timing-equaliser", Params)
+		if err != nil {
+			panic(err) // only fails if crypto/rand fails
+		}
+		h.dummy = d
+	})
+	return h.dummy
 }
 
 func (h *Hasher) acquire(ctx context.Context) error {
@@ -75,7 +84,7 @@ func (h *Hasher) Verify(ctx context.Context, password, hash string) (bool, error
 	defer h.release()
 	switch {
 	case hash == "":
-		_, _ = argon2id.ComparePasswordAndHash(password, h.dummy)
+		_, _ = argon2id.ComparePasswordAndHash(password, h.dummyHash())
 		return false, nil
 	case strings.HasPrefix(hash, "$argon2id$"):
 		return argon2id.ComparePasswordAndHash(password, hash)
@@ -124,3 +133,7 @@ func CheckPassword(pw string) (reasons []string, message string) {
 	}
 	return reasons, strings.Join(msgs, " ")
 }
+
+// Warm prepares the hasher's timing equaliser; call it in the background
+// after start-up so the first failed sign-in costs the same as the others.
+func (h *Hasher) Warm() { h.dummyHash() }

@@ -220,6 +220,12 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 				return err
 			}
 			if err := s.createUser(ctx, tx, u, id); err != nil {
+				if errors.Is(err, fairbalance.ErrConflict) {
+					// A concurrent sign-up of the address won: answer as if
+					// this one came just after it.
+					now := s.Now()
+					return s.tooSoon(&now)
+				}
 				return err
 			}
 			user = u

@@ -323,6 +323,19 @@ func TestConcurrentSignUp(t *testing.T) {
 	})
 }
 
+func TestConcurrentOTPSignUp(t *testing.T) {
+	t.Parallel()
+	forEachBackend(t, func(t *testing.T, e *env) {
+		codes := race(4, func(int) error {
+			return e.id.SendOTP(e.ctx, e.c, service.OTPInput{Email: "otp-double@example.com", CreateUser: true})
+		})
+		exactlyOne(t, codes, "over_email_send_rate_limit")
+		if _, n, err := e.db.View().ListUsers(e.ctx, fairbalance.UserFilter{Limit: 10}); err != nil || n != 1 {
+			t.Fatalf("%d users, %v", n, err)
+		}
+	})
+}
+
 func TestFailedSignInsAreAudited(t *testing.T) {
 	t.Parallel()
 	forEachBackend(t, func(t *testing.T, e *env) {

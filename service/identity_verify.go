@@ -116,6 +116,11 @@ func (s *Identity) SendOTP(ctx context.Context, c Client, in OTPInput) error {
 					return err
 				}
 				if err := s.createUser(ctx, tx, nu, id); err != nil {
+					if errors.Is(err, fairbalance.ErrConflict) {
+						// A concurrent request created the account first.
+						now := s.Now()
+						return s.tooSoon(&now)
+					}
 					return err
 				}
 				if err := s.audit(ctx, tx, "user_signedup", nu, c, map[string]any{"provider": "email", "method": "otp"}); err != nil {

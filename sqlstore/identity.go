@@ -405,7 +405,7 @@ func (q *querier) OneTimeTokenByHash(ctx context.Context, types []string, hash s
 		marks[i] = "?"
 		args = append(args, t)
 	}
-	return scanOTT(q.row(ctx, `SELECT `+ottColumns+` FROM one_time_tokens WHERE token_hash IN (?, ?) AND token_type IN (`+strings.Join(marks, ",")+`) ORDER BY created_at DESC LIMIT 1`, args...))
+	return scanOTT(q.row(ctx, `SELECT `+ottColumns+` FROM one_time_tokens WHERE token_hash IN (?, ?) AND token_type IN (`+strings.Join(marks, ",")+`) ORDER BY created_at DESC LIMIT 1`+q.forUpdate(), args...))
 }
 
 func (q *querier) OneTimeTokenForUser(ctx context.Context, userID, tokenType string) (*fairbalance.OneTimeToken, error) {

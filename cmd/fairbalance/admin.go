@@ -49,7 +49,7 @@ func admin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{}, newLogger(c.LogFormat, stderr))
+	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{}, newLogger(c.LogFormat, stderr, false))
 	confirm := true
 	meta, _ := json.Marshal(map[string]string{"full_name": *name})
 	u, err := id.AdminCreateUser(ctx, service.Client{IP: "cli"}, service.AdminUserInput{

@@ -78,11 +78,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return fmt.Errorf("unknown command %q", cmd)
 }
 
-func newLogger(format string, w io.Writer) *slog.Logger {
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, nil))
+// newLogger logs at Info, or at Debug in development mode.
+func newLogger(format string, w io.Writer, debug bool) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if debug {
+		opts.Level = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, nil))
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
 }
 
 func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {

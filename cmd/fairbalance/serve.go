@@ -28,7 +28,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	log := newLogger(c.LogFormat, stderr)
+	log := newLogger(c.LogFormat, stderr, c.Dev)
 
 	db, err := openStore(ctx, &c)
 	if err != nil {
@@ -62,7 +62,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			allow = append(allow, p)
 		}
 	}
-	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{
+	hasher := auth.NewHasher(0)
+	go hasher.Warm()
+	id := service.NewIdentity(db, keys, hasher, service.IdentityConfig{
 		SiteURL: site, RedirectAllowList: allow, JWTExpiry: c.JWTExpiry, Autoconfirm: c.Autoconfirm,
 		DisableSignup: c.DisableSignup, SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime,
 		MailMinInterval: c.MailMinInterval, SecurePasswordChange: c.SecurePassword, Version: version,
