@@ -306,6 +306,12 @@ func TestAdminListUsers(t *testing.T) {
 		if got, _ = list("?page=-1&per_page=abc"); len(got) != 6 {
 			t.Fatalf("bad paging parameters: %v", got)
 		}
+		// Absurd pages are empty, not errors; unparsable ones are the defaults.
+		for q, want := range map[string]int{"?page=9223372036854775807&per_page=1000": 0, "?page=99999999999999999999&per_page=1": 1, "?page=1&per_page=99999999999999999999": 6} {
+			if got, r = list(q); len(got) != want || r.Header.Get("X-Total-Count") != "6" {
+				t.Fatalf("%s: %d users, total %q", q, len(got), r.Header.Get("X-Total-Count"))
+			}
+		}
 	})
 }
 
@@ -468,6 +474,8 @@ func TestAdminUsers(t *testing.T) {
 				t.Fatalf("soft-deleted user %v", u)
 			}
 			h.do("GET", "/auth/v1/user", nil, bearer(s.AccessToken)).Err(http.StatusForbidden, "session_not_found")
+			sessionless, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"sub": soft, "aud": "authenticated", "role": "authenticated"}).SignedString(h.keys.Secret)
+			h.do("GET", "/auth/v1/user", nil, bearer(sessionless)).Err(http.StatusForbidden, "user_not_found")
 			h.do("POST", "/auth/v1/token?grant_type=password", map[string]any{"email": "soft@example.com", "password": testPassword}).Err(http.StatusBadRequest, "invalid_credentials")
 			// No e-mailed code or link signs a deleted account in either.
 			h.do("POST", "/auth/v1/recover", map[string]any{"email": "soft@example.com"}).OK(http.StatusOK)

@@ -567,7 +567,7 @@ func (a *API) handleListUsers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	page, perPage := 1, 50
 	if v, err := strconv.Atoi(q.Get("page")); err == nil && v > 0 {
-		page = v
+		page = min(v, 1<<31) // keeps (page-1)*per_page from overflowing
 	}
 	if v, err := strconv.Atoi(q.Get("per_page")); err == nil && v > 0 {
 		perPage = min(v, 1000)

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"net/http"
 	"regexp"
 	"slices"
@@ -286,18 +287,9 @@ func pkcePair(seed byte) (verifier, challenge string) {
 	for i := range b {
 		b[i] = seed + byte(i)
 	}
-	verifier = strings.ToLower(strings.TrimSpace(strings.Map(func(r rune) rune { return r }, hexString(b))))
+	verifier = hex.EncodeToString(b)
 	sum := sha256.Sum256([]byte(verifier))
 	return verifier, base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
-func hexString(b []byte) string {
-	const digits = "0123456789abcdef"
-	out := make([]byte, 0, 2*len(b))
-	for _, c := range b {
-		out = append(out, digits[c>>4], digits[c&15])
-	}
-	return string(out)
 }
 
 func TestSignupPKCE(t *testing.T) {
