@@ -198,6 +198,8 @@ type IdentityStore interface {
 	UpdateChallenge(ctx context.Context, c *Challenge) error
 
 	CreateSession(ctx context.Context, s *Session) error
+	// SessionByID reads a session; inside a transaction on PostgreSQL it
+	// locks the row, which serialises everything done to one token family.
 	SessionByID(ctx context.Context, id string) (*Session, error)
 	UpdateSession(ctx context.Context, s *Session) error
 	DeleteSession(ctx context.Context, id string) error
@@ -209,7 +211,8 @@ type IdentityStore interface {
 
 	// CreateRefreshToken adds a token to its session's chain. It returns
 	// ErrConflict when the session already has a token with that counter,
-	// and ErrNotFound when the session is gone or its family was revoked.
+	// and ErrNotFound when the session is gone or the parent (if any) was
+	// revoked.
 	CreateRefreshToken(ctx context.Context, t *RefreshToken) error
 	RefreshTokenByHash(ctx context.Context, hash string) (*RefreshToken, error)
 	// ActiveRefreshToken is the unrevoked token of a session with the

@@ -93,11 +93,8 @@ func (s *Identity) AdminCreateUser(ctx context.Context, c Client, in AdminUserIn
 	if err != nil {
 		return nil, internal(err)
 	}
-	if hash == "" {
-		if hash, err = s.hasher.Hash(ctx, randomPassword()); err != nil {
-			return nil, internal(err)
-		}
-	}
+	// Without a password the account cannot sign in with one (an empty hash
+	// never matches) until it sets one through an e-mailed link.
 	var out *fairbalance.User
 	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
 		if _, err := tx.UserByEmail(ctx, email); err == nil {
@@ -294,10 +291,6 @@ func (s *Identity) Invite(ctx context.Context, c Client, email string, data json
 	if err != nil {
 		return nil, err
 	}
-	hash, err := s.hasher.Hash(ctx, randomPassword())
-	if err != nil {
-		return nil, internal(err)
-	}
 	var out *fairbalance.User
 	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
 		u, err := tx.UserByEmail(ctx, addr)
@@ -309,7 +302,7 @@ func (s *Identity) Invite(ctx context.Context, c Client, email string, data json
 				u.UserMetadata = m
 			}
 		case errors.Is(err, fairbalance.ErrNotFound):
-			nu, id, err := s.newUser(addr, hash, data)
+			nu, id, err := s.newUser(addr, "", data)
 			if err != nil {
 				return err
 			}
@@ -374,13 +367,11 @@ func (s *Identity) GenerateLink(ctx context.Context, c Client, in GenerateLinkIn
 			return nil, err
 		}
 	}
-	pw := in.Password
-	if pw == "" {
-		pw = randomPassword()
-	}
-	hash, err := s.hasher.Hash(ctx, pw)
-	if err != nil {
-		return nil, internal(err)
+	var hash string
+	if in.Password != "" {
+		if hash, err = s.hasher.Hash(ctx, in.Password); err != nil {
+			return nil, internal(err)
+		}
 	}
 	out := &GeneratedLink{RedirectTo: s.redirect(in.RedirectTo)}
 	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {

@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"time"
@@ -36,11 +34,6 @@ func pkce(challenge, method string) (bool, error) {
 	return true, nil
 }
 
-func randomPassword() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
 
 func mergeMetadata(base, patch json.RawMessage) (json.RawMessage, error) {
 	if len(patch) == 0 || string(patch) == "null" {
@@ -366,94 +359,90 @@ func (s *Identity) checkSessionValid(sess *fairbalance.Session, tok *fairbalance
 // presenting any other used token revokes the whole family and fails with
 // refresh_token_already_used.
 //
-// The decision is made on a snapshot read; the write is one guarded insert
-// whose uniqueness on (session, counter) settles races: of two concurrent
-// rotations of one token, one inserts and the other finds the token has
-// become the direct parent of the active one.
+// Everything happens in one write transaction: on SQLite the writer's page
+// cache is warm with the rows just written, which makes this much cheaper
+// than reading through the reader pool; on PostgreSQL the token row is
+// locked, and the uniqueness of (session, counter) settles any race left.
 func (s *Identity) Refresh(ctx context.Context, c Client, token string) (*Session, error) {
 	if len(token) < 12 || !auth.ValidRefreshTokenFormat(token) {
 		return nil, errf(fairbalance.KindInvalid, "validation_failed", "Refresh token is not valid")
 	}
 	hash := auth.HashRefreshToken(token)
 	noSession := errf(fairbalance.KindInvalid, "session_not_found", "Invalid Refresh Token: No Valid Session Found")
-	alreadyUsed := errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
-	v := s.store.View()
 	for attempt := 0; ; attempt++ {
-		tok, err := v.RefreshTokenByHash(ctx, hash)
-		if errors.Is(err, fairbalance.ErrNotFound) {
-			return nil, errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
-		}
-		if err != nil {
-			return nil, internal(err)
-		}
-		sess, err := v.SessionByID(ctx, tok.SessionID)
-		if errors.Is(err, fairbalance.ErrNotFound) {
-			return nil, noSession
-		}
-		if err != nil {
-			return nil, internal(err)
-		}
-		active, err := v.ActiveRefreshToken(ctx, sess.ID)
-		if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
-			return nil, internal(err)
-		}
-		var rt *fairbalance.RefreshToken
-		switch {
-		case active != nil && active.ID == tok.ID:
-			if err := s.checkSessionValid(sess, tok); err != nil {
-				return nil, err
+		var (
+			user     *fairbalance.User
+			sess     *fairbalance.Session
+			rt       *fairbalance.RefreshToken
+			reuseErr error
+		)
+		err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+			tok, err := tx.RefreshTokenByHash(ctx, hash)
+			if errors.Is(err, fairbalance.ErrNotFound) {
+				return errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
 			}
-			err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
-				var err error
-				rt, err = s.newRefreshToken(ctx, tx, sess, tok)
-				if err != nil {
+			if err != nil {
+				return err
+			}
+			if sess, err = tx.SessionByID(ctx, tok.SessionID); errors.Is(err, fairbalance.ErrNotFound) {
+				return noSession
+			} else if err != nil {
+				return err
+			}
+			active, err := tx.ActiveRefreshToken(ctx, sess.ID)
+			if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+				return err
+			}
+			switch {
+			case active != nil && active.ID == tok.ID:
+				if err := s.checkSessionValid(sess, tok); err != nil {
+					return err
+				}
+				if rt, err = s.newRefreshToken(ctx, tx, sess, tok); err != nil {
 					return err
 				}
 				// The session row changes only when the client moved: the
 				// time of the last refresh is the newest token's creation.
 				if c.IP != "" && c.IP != sess.IP {
 					sess.IP, sess.UpdatedAt = c.IP, s.Now()
-					return tx.UpdateSession(ctx, sess)
+					if err := tx.UpdateSession(ctx, sess); err != nil {
+						return err
+					}
 				}
-				return nil
-			})
-			switch {
-			case errors.Is(err, fairbalance.ErrConflict) && attempt < 3:
-				continue // rotated concurrently; decide again
-			case errors.Is(err, errFamilyRevoked):
-				return nil, alreadyUsed
-			case errors.Is(err, fairbalance.ErrNotFound):
-				return nil, noSession
-			case err != nil:
-				return nil, internal(err)
-			}
-		case active != nil && active.Parent == tok.TokenHash:
-			if err := s.checkSessionValid(sess, active); err != nil {
-				return nil, err
-			}
-			rt = active
-		default:
-			// Reuse of an old token: someone else may hold the family.
-			err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+			case active != nil && active.Parent == tok.TokenHash:
+				if err := s.checkSessionValid(sess, active); err != nil {
+					return err
+				}
+				rt = active
+			default:
+				// Reuse of an old token: someone else may hold the family.
 				if err := tx.RevokeFamily(ctx, sess.ID); err != nil {
 					return err
 				}
+				reuseErr = errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
 				return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "token_revoked", ActorID: sess.UserID, IP: c.IP, Payload: mustJSON(map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}), CreatedAt: s.Now()})
-			})
-			if err != nil {
-				return nil, internal(err)
 			}
-			return nil, alreadyUsed
-		}
-		user, err := v.UserByID(ctx, sess.UserID)
-		if errors.Is(err, fairbalance.ErrNotFound) {
+			if user, err = tx.UserByID(ctx, sess.UserID); errors.Is(err, fairbalance.ErrNotFound) || err == nil && user.DeletedAt != nil {
+				return noSession
+			} else if err != nil {
+				return err
+			}
+			if s.banned(user) {
+				return errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+			}
+			return nil
+		})
+		switch {
+		case errors.Is(err, fairbalance.ErrConflict) && attempt < 3:
+			continue // rotated concurrently (PostgreSQL); decide again
+		case errors.Is(err, errFamilyRevoked):
+			return nil, errf(fairbalance.KindInvalid, "refresh_token_already_used", "Invalid Refresh Token: Already Used")
+		case errors.Is(err, fairbalance.ErrNotFound):
 			return nil, noSession
-		}
-		if err != nil {
+		case err != nil:
 			return nil, internal(err)
-		}
-		if s.banned(user) {
-			return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
+		case reuseErr != nil:
+			return nil, reuseErr // the revocation is committed
 		}
 		out, err := s.finish(user, sess, rt)
 		return out, internal(err)

@@ -107,11 +107,8 @@ func (s *Identity) SendOTP(ctx context.Context, c Client, in OTPInput) error {
 				if s.cfg.DisableSignup {
 					return errf(fairbalance.KindUnprocessable, "signup_disabled", "Signups not allowed for this instance")
 				}
-				hash, err := s.hasher.Hash(ctx, randomPassword())
-				if err != nil {
-					return err
-				}
-				nu, id, err := s.newUser(addr, hash, in.Data)
+				// No password: the account signs in by e-mailed codes until it sets one.
+				nu, id, err := s.newUser(addr, "", in.Data)
 				if err != nil {
 					return err
 				}

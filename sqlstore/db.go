@@ -48,6 +48,7 @@ type DB struct {
 	d       dialect
 	wstmts  stmtCache
 	rstmts  stmtCache
+	gc      *groupCommitter // SQLite only
 }
 
 var _ fairbalance.Store = (*DB)(nil)
@@ -67,6 +68,9 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 	if err := db.Migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if db.backend == "sqlite" {
+		db.startGroupCommit()
 	}
 	return db, nil
 }
@@ -140,6 +144,7 @@ func (db *DB) Ping(ctx context.Context) error { return db.reader.PingContext(ctx
 
 // Close closes every connection. For SQLite it first checkpoints the WAL.
 func (db *DB) Close() error {
+	db.stopGroupCommit()
 	db.wstmts.close()
 	db.rstmts.close()
 	if db.backend == "sqlite" {
@@ -150,7 +155,12 @@ func (db *DB) Close() error {
 }
 
 // Tx runs fn in one write transaction (BEGIN IMMEDIATE on SQLite).
+// On SQLite, concurrent transactions are committed together (see
+// groupcommit.go); each still succeeds or fails on its own.
 func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) error) error {
+	if db.gc != nil {
+		return db.groupTx(ctx, fn)
+	}
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlstore: begin: %w", err)

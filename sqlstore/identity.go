@@ -356,14 +356,21 @@ func scanRefresh(s scanner) (*fairbalance.RefreshToken, error) {
 }
 
 func (q *querier) CreateRefreshToken(ctx context.Context, t *fairbalance.RefreshToken) error {
-	err := q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at)
- SELECT ?,?,?,?,?,?,?,? WHERE NOT EXISTS (SELECT 1 FROM refresh_tokens WHERE session_id = ? AND revoked = ?) RETURNING id`,
-		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC(), t.SessionID, true).Scan(&t.ID)
-	return translate(err)
+	if t.Parent == "" {
+		return translate(q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at)
+ VALUES (?,?,?,?,?,?,?,?) RETURNING id`,
+			t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC()).Scan(&t.ID))
+	}
+	// A child joins only while its parent is unrevoked: revoking a family
+	// revokes every token, so a rotation racing the revocation inserts nothing.
+	return translate(q.row(ctx, `INSERT INTO refresh_tokens (token_hash, user_id, session_id, parent, counter, revoked, created_at, updated_at)
+ SELECT ?,?,?,?,?,?,?,? WHERE EXISTS (SELECT 1 FROM refresh_tokens WHERE token_hash = ? AND session_id = ? AND revoked = ?) RETURNING id`,
+		t.TokenHash, t.UserID, t.SessionID, t.Parent, t.Counter, t.Revoked, t.CreatedAt.UTC(), t.UpdatedAt.UTC(), t.Parent, t.SessionID, false).Scan(&t.ID))
 }
 
 func (q *querier) RefreshTokenByHash(ctx context.Context, hash string) (*fairbalance.RefreshToken, error) {
-	return scanRefresh(q.row(ctx, `SELECT `+refreshColumns+` FROM refresh_tokens WHERE token_hash = ?`+q.forUpdate(), hash))
+	// Not locked: a family's operations serialise on its session row.
+	return scanRefresh(q.row(ctx, `SELECT `+refreshColumns+` FROM refresh_tokens WHERE token_hash = ?`, hash))
 }
 
 func (q *querier) ActiveRefreshToken(ctx context.Context, sessionID string) (*fairbalance.RefreshToken, error) {
