@@ -34,7 +34,6 @@ func pkce(challenge, method string) (bool, error) {
 	return true, nil
 }
 
-
 func mergeMetadata(base, patch json.RawMessage) (json.RawMessage, error) {
 	if len(patch) == 0 || string(patch) == "null" {
 		return orEmptyObject(base), nil
