@@ -77,6 +77,24 @@ func (s *Identity) newUser(email, hash string, data json.RawMessage) (*fairbalan
 	return u, id, nil
 }
 
+// signUpUser creates an account by sign-up (method "password" or "otp")
+// and records it. Losing a race for the address to a concurrent request
+// answers as a request arriving just after it would: too soon.
+func (s *Identity) signUpUser(ctx context.Context, tx fairbalance.IdentityStore, c Client, email, hash string, data json.RawMessage, method string) (*fairbalance.User, error) {
+	u, id, err := s.newUser(email, hash, data)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.createUser(ctx, tx, u, id); err != nil {
+		if errors.Is(err, fairbalance.ErrConflict) {
+			now := s.Now()
+			return nil, s.tooSoon(&now)
+		}
+		return nil, err
+	}
+	return u, s.audit(ctx, tx, "user_signedup", u, c, map[string]any{"provider": "email", "method": method})
+}
+
 // createUser inserts a new user and its e-mail identity; an address already
 // taken gives ErrConflict.
 func (s *Identity) createUser(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, id *fairbalance.Identity) error {
@@ -207,21 +225,7 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 			// takes over the account once the owner confirms).
 			user = existing
 		case errors.Is(err, fairbalance.ErrNotFound):
-			u, id, err := s.newUser(email, hash, in.Data)
-			if err != nil {
-				return err
-			}
-			if err := s.createUser(ctx, tx, u, id); err != nil {
-				if errors.Is(err, fairbalance.ErrConflict) {
-					// A concurrent sign-up of the address won: answer as if
-					// this one came just after it.
-					now := s.Now()
-					return s.tooSoon(&now)
-				}
-				return err
-			}
-			user = u
-			if err := s.audit(ctx, tx, "user_signedup", u, c, map[string]any{"provider": "email"}); err != nil {
+			if user, err = s.signUpUser(ctx, tx, c, email, hash, in.Data, "password"); err != nil {
 				return err
 			}
 		default:

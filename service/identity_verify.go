@@ -108,22 +108,9 @@ func (s *Identity) SendOTP(ctx context.Context, c Client, in OTPInput) error {
 					return errf(fairbalance.KindUnprocessable, "signup_disabled", "Signups not allowed for this instance")
 				}
 				// No password: the account signs in by e-mailed codes until it sets one.
-				nu, id, err := s.newUser(addr, "", in.Data)
-				if err != nil {
+				if u, err = s.signUpUser(ctx, tx, c, addr, "", in.Data, "otp"); err != nil {
 					return err
 				}
-				if err := s.createUser(ctx, tx, nu, id); err != nil {
-					if errors.Is(err, fairbalance.ErrConflict) {
-						// A concurrent request created the account first.
-						now := s.Now()
-						return s.tooSoon(&now)
-					}
-					return err
-				}
-				if err := s.audit(ctx, tx, "user_signedup", nu, c, map[string]any{"provider": "email", "method": "otp"}); err != nil {
-					return err
-				}
-				u = nu
 			}
 			if err := s.tooSoon(u.ConfirmationSentAt); err != nil {
 				return err
