@@ -70,3 +70,7 @@ var ErrNotFound = errors.New("not found")
 
 // ErrConflict is returned by stores when a uniqueness constraint is violated.
 var ErrConflict = errors.New("conflict")
+
+// ErrConstraint is returned by stores when a check or not-null constraint
+// refuses a row.
+var ErrConstraint = errors.New("constraint violated")

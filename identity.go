@@ -246,16 +246,24 @@ type MailStore interface {
 	RecentMail(ctx context.Context, to string, limit int) ([]*MailMessage, error)
 }
 
+// Tx is every query of the storage port, as run inside one transaction (or,
+// from Store.View, outside any).
+type Tx interface {
+	IdentityStore
+	RecordStore
+	DataStore
+}
+
 // Store is the whole storage port: reads outside transactions, and write
 // transactions in which a service makes a change together with its audit entry.
 type Store interface {
 	MailStore
-	// View returns the identity queries for reads outside a transaction
-	// (on SQLite, the read-only pool; its writes fail).
-	View() IdentityStore
+	// View returns the queries for reads outside a transaction (on SQLite,
+	// the read-only pool; its writes fail).
+	View() Tx
 	// Tx runs fn in one write transaction, committed when fn returns nil and
 	// rolled back otherwise. fn's error is returned unchanged.
-	Tx(ctx context.Context, fn func(tx IdentityStore) error) error
+	Tx(ctx context.Context, fn func(tx Tx) error) error
 	// Backend is "sqlite" or "postgres".
 	Backend() string
 	// MigrationLevel is the number of the last applied migration.

@@ -34,16 +34,23 @@ type Config struct {
 // Deps are the services the HTTP surface calls.
 type Deps struct {
 	Identity *service.Identity
+	// Data serves /rest/v1; nil serves no table.
+	Data *service.Data
 	Store    fairbalance.Store
 	// UI is the built web app, nil when it was not built.
 	UI  fs.FS
 	Log *slog.Logger
+	// Settings (the security manager) and Recovery (safe mode) serve the
+	// functions and the passcode gate; without Settings the gate is off.
+	Settings *service.Settings
+	Recovery *service.Recovery
 }
 
 // API serves every route.
 type API struct {
 	cfg      Config
 	id       *service.Identity
+	data     *service.Data
 	store    fairbalance.Store
 	ui       fs.FS
 	log      *slog.Logger
@@ -51,6 +58,11 @@ type API struct {
 	anonKey  string
 	adminKey string
 	started  time.Time
+
+	settings    *service.Settings
+	recovery    *service.Recovery
+	gateKey     []byte
+	gateLimiter *ratelimit.Limiter
 }
 
 // New returns the API.
@@ -61,12 +73,13 @@ func New(cfg Config, d Deps) *API {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	a := &API{cfg: cfg, id: d.Identity, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
+	a := &API{cfg: cfg, id: d.Identity, data: d.Data, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
 	if cfg.RateLimits {
 		a.limiter = ratelimit.New()
 	}
 	a.anonKey = d.Identity.Keys().APIKey("anon")
 	a.adminKey = d.Identity.Keys().APIKey("service_role")
+	a.initGate(d)
 	return a
 }
 

@@ -422,7 +422,7 @@ func (h *harness) seed(email, hash string, confirmed bool) string {
 		u.EmailConfirmedAt = &now
 	}
 	data, _ := json.Marshal(map[string]any{"sub": u.ID, "email": email, "email_verified": confirmed, "phone_verified": false})
-	err := h.db.Tx(h.ctx, func(tx fairbalance.IdentityStore) error {
+	err := h.db.Tx(h.ctx, func(tx fairbalance.Tx) error {
 		if err := tx.CreateUser(h.ctx, u); err != nil {
 			return err
 		}

@@ -30,10 +30,10 @@ func (a *API) handleHealth(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleConfig gives the web app what it needs to build its client: the
-// public (anon) API key and the site URL.
+// public (anon) API key and the site URL, and whether the passcode gate is on.
 func (a *API) handleConfig(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version})
+	writeJSON(w, http.StatusOK, map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version, "gate": a.gateOn(r)})
 }
 
 // handleMail lists the newest outbox messages (service role only): the

@@ -44,14 +44,24 @@ func (a *API) Handler() http.Handler {
 	mux.Handle("DELETE /auth/v1/admin/users/{id}/factors/{fid}", a.auth(keyed, "", noLimit, a.admin(a.handleAdminDeleteFactor)))
 	mux.Handle("/auth/v1/", a.auth(open, "", noLimit, a.handleAuthNotFound))
 
+	// Data API (/rest/v1), PostgREST-compatible, over the registry.
+	mux.HandleFunc("/rest/v1/{table}", a.handleRest)
+
 	// Operations.
 	mux.HandleFunc("GET /api/health", a.handleHealth)
 	mux.HandleFunc("GET /api/config", a.handleConfig)
 	mux.Handle("GET /api/admin/mail", a.auth(keyed, "", noLimit, a.admin(a.handleMail)))
 	mux.HandleFunc("/api/", a.handleAPINotFound)
 
+	// Functions and gate.
+	mux.HandleFunc("/functions/v1/{name}", a.handleFunction)
+	mux.HandleFunc("/functions/v1/", a.handleFunctionNotFound)
+	mux.HandleFunc("POST /api/gate", a.handleGate)
+	mux.HandleFunc("DELETE /api/gate", a.handleGateClear)
+	mux.HandleFunc("GET /robots.txt", a.handleRobots)
+
 	// The web app.
 	mux.Handle("/", a.spa())
 
-	return a.base(mux)
+	return a.base(a.gate(mux))
 }

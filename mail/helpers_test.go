@@ -58,7 +58,7 @@ func address(name string) string {
 
 func enqueue(t *testing.T, db *sqlstore.DB, m *fairbalance.MailMessage) *fairbalance.MailMessage {
 	t.Helper()
-	err := db.Tx(context.Background(), func(tx fairbalance.IdentityStore) error {
+	err := db.Tx(context.Background(), func(tx fairbalance.Tx) error {
 		return tx.EnqueueMail(context.Background(), m)
 	})
 	if err != nil {

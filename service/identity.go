@@ -30,6 +30,9 @@ type IdentityConfig struct {
 	Autoconfirm bool
 	// DisableSignup refuses sign-ups (invitations excepted).
 	DisableSignup bool
+	// SignupDisabled, when set, reports whether the workspace settings
+	// refuse sign-ups too (invitations excepted).
+	SignupDisabled func(ctx context.Context) (bool, error)
 	// SessionInactivity ends a session not refreshed for this long (12 h).
 	SessionInactivity time.Duration
 	// SessionLifetime ends a session this long after sign-in (7 days).
@@ -206,7 +209,7 @@ func (s *Identity) redirect(redirectTo string) string {
 
 // issueSession creates a session for u with one authentication method and
 // its first refresh token, inside tx. The token is signed by finish.
-func (s *Identity) newSession(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, method string, c Client) (*fairbalance.Session, *fairbalance.RefreshToken, error) {
+func (s *Identity) newSession(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, method string, c Client) (*fairbalance.Session, *fairbalance.RefreshToken, error) {
 	if u.DeletedAt != nil {
 		// A soft-deleted account never signs in again, by any method.
 		return nil, nil, errf(fairbalance.KindForbidden, "user_not_found", "User not found")
@@ -234,7 +237,7 @@ func (s *Identity) newSession(ctx context.Context, tx fairbalance.IdentityStore,
 	return sess, rt, nil
 }
 
-func (s *Identity) newRefreshToken(ctx context.Context, tx fairbalance.IdentityStore, sess *fairbalance.Session, parent *fairbalance.RefreshToken) (*fairbalance.RefreshToken, error) {
+func (s *Identity) newRefreshToken(ctx context.Context, tx fairbalance.Tx, sess *fairbalance.Session, parent *fairbalance.RefreshToken) (*fairbalance.RefreshToken, error) {
 	now := s.Now()
 	rt := &fairbalance.RefreshToken{UserID: sess.UserID, SessionID: sess.ID, Counter: 1, CreatedAt: now, UpdatedAt: now}
 	if parent != nil {
@@ -299,7 +302,7 @@ func truncate(s string, n int) string {
 }
 
 // audit records an auth event in tx.
-func (s *Identity) audit(ctx context.Context, tx fairbalance.IdentityStore, action string, u *fairbalance.User, c Client, payload map[string]any) error {
+func (s *Identity) audit(ctx context.Context, tx fairbalance.Tx, action string, u *fairbalance.User, c Client, payload map[string]any) error {
 	e := &fairbalance.AuthEvent{Action: action, IP: c.IP, CreatedAt: s.Now()}
 	if u != nil {
 		e.ActorID, e.ActorEmail = u.ID, u.Email
@@ -430,7 +433,7 @@ func (s *Identity) tooSoon(sent *time.Time) error {
 }
 
 // tx runs fn in a transaction and wakes the mailer afterwards.
-func (s *Identity) tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) error) error {
+func (s *Identity) tx(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	err := s.store.Tx(ctx, fn)
 	if err == nil {
 		s.MailQueued()

@@ -96,7 +96,7 @@ func (s *Identity) AdminCreateUser(ctx context.Context, c Client, in AdminUserIn
 	// Without a password the account cannot sign in with one (an empty hash
 	// never matches) until it sets one through an e-mailed link.
 	var out *fairbalance.User
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		if _, err := tx.UserByEmail(ctx, email); err == nil {
 			return errf(fairbalance.KindUnprocessable, "email_exists", "A user with this email address has already been registered")
 		} else if !errors.Is(err, fairbalance.ErrNotFound) {
@@ -184,7 +184,7 @@ func (s *Identity) AdminUpdateUser(ctx context.Context, c Client, id string, in 
 		return nil, internal(err)
 	}
 	var out *fairbalance.User
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, id)
 		if err != nil {
 			return err
@@ -245,7 +245,7 @@ func (s *Identity) AdminDeleteUser(ctx context.Context, c Client, id string, sof
 	if _, err := s.AdminGetUser(ctx, id); err != nil {
 		return err
 	}
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, id)
 		if err != nil {
 			return err
@@ -277,7 +277,7 @@ func (s *Identity) AdminDeleteFactor(ctx context.Context, c Client, userID, fact
 	if err != nil {
 		return nil, err
 	}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error { return s.deleteFactor(ctx, tx, u, f, c) })
+	err = s.tx(ctx, func(tx fairbalance.Tx) error { return s.deleteFactor(ctx, tx, u, f, c) })
 	if err != nil {
 		return nil, internal(err)
 	}
@@ -292,7 +292,7 @@ func (s *Identity) Invite(ctx context.Context, c Client, email string, data json
 		return nil, err
 	}
 	var out *fairbalance.User
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByEmail(ctx, addr)
 		switch {
 		case err == nil && u.EmailConfirmedAt != nil:
@@ -374,7 +374,7 @@ func (s *Identity) GenerateLink(ctx context.Context, c Client, in GenerateLinkIn
 		}
 	}
 	out := &GeneratedLink{RedirectTo: s.redirect(in.RedirectTo)}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByEmail(ctx, addr)
 		if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
 			return err

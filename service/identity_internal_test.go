@@ -298,3 +298,19 @@ func TestErrorsAreSafe(t *testing.T) {
 		t.Fatal("internal(nil) != nil")
 	}
 }
+
+func TestFullName(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"full_name":" Ada Lovelace "}`:                     "Ada Lovelace",
+		`{"first_name":"Ada","last_name":"Lovelace"}`:        "Ada Lovelace",
+		`{"first_name":"Ada"}`:                               "Ada",
+		`{"name":"Ada"}`:                                     "Ada",
+		`{"full_name":42}`:                                   "",
+		`not json`:                                           "",
+		`{"full_name":"A","first_name":"B","last_name":"C"}`: "A",
+	} {
+		if got := fullName(json.RawMessage(in)); got != want {
+			t.Errorf("fullName(%s) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -59,7 +59,7 @@ func (s *Identity) verifyLink(tokenHash, typ, redirectTo string) string {
 }
 
 // enqueue renders an identity e-mail and puts it in the outbox inside tx.
-func (s *Identity) enqueue(ctx context.Context, tx fairbalance.IdentityStore, to string, k mailKind, link, code string) error {
+func (s *Identity) enqueue(ctx context.Context, tx fairbalance.Tx, to string, k mailKind, link, code string) error {
 	d := struct {
 		Kind map[string]string
 		Link string

@@ -61,7 +61,7 @@ func (s *Identity) Enroll(ctx context.Context, c Client, p *Principal, factorTyp
 	}
 	now := s.Now()
 	f := &fairbalance.Factor{ID: auth.NewUUID(), UserID: p.User.ID, FriendlyName: friendlyName, FactorType: "totp", Status: "unverified", Secret: s.sealer.Seal(enr.Secret), CreatedAt: now, UpdatedAt: now}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		if err := tx.DeleteUnverifiedFactors(ctx, p.User.ID, "", now.Add(-challengeExpiry)); err != nil {
 			return err
 		}
@@ -114,7 +114,7 @@ func (s *Identity) Challenge(ctx context.Context, c Client, p *Principal, factor
 	}
 	now := s.Now()
 	ch := &fairbalance.Challenge{ID: auth.NewUUID(), FactorID: f.ID, IPAddress: c.IP, CreatedAt: now}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		if err := tx.CreateChallenge(ctx, ch); err != nil {
 			return err
 		}
@@ -156,7 +156,7 @@ func (s *Identity) VerifyFactor(ctx context.Context, c Client, p *Principal, fac
 	}
 	var out *Session
 	var failed error
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		ch, err := tx.ChallengeByID(ctx, challengeID)
 		if errors.Is(err, fairbalance.ErrNotFound) || err == nil && ch.FactorID != f.ID {
 			return errf(fairbalance.KindUnprocessable, "mfa_factor_not_found", "MFA factor with the provided challenge ID not found")
@@ -250,7 +250,7 @@ func (s *Identity) Unenroll(ctx context.Context, c Client, p *Principal, factorI
 	if f.Status == "verified" && (p.Session == nil || p.Session.AAL != "aal2") {
 		return nil, errf(fairbalance.KindUnprocessable, "insufficient_aal", "AAL2 required to unenroll verified factor")
 	}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		return s.deleteFactor(ctx, tx, p.User, f, c)
 	})
 	if err != nil {
@@ -259,7 +259,7 @@ func (s *Identity) Unenroll(ctx context.Context, c Client, p *Principal, factorI
 	return f, nil
 }
 
-func (s *Identity) deleteFactor(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, f *fairbalance.Factor, c Client) error {
+func (s *Identity) deleteFactor(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, f *fairbalance.Factor, c Client) error {
 	if err := tx.DeleteFactor(ctx, f.ID); err != nil {
 		return err
 	}

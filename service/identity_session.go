@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"fairbalance"
@@ -80,7 +81,7 @@ func (s *Identity) newUser(email, hash string, data json.RawMessage) (*fairbalan
 // signUpUser creates an account by sign-up (method "password" or "otp")
 // and records it. Losing a race for the address to a concurrent request
 // answers as a request arriving just after it would: too soon.
-func (s *Identity) signUpUser(ctx context.Context, tx fairbalance.IdentityStore, c Client, email, hash string, data json.RawMessage, method string) (*fairbalance.User, error) {
+func (s *Identity) signUpUser(ctx context.Context, tx fairbalance.Tx, c Client, email, hash string, data json.RawMessage, method string) (*fairbalance.User, error) {
 	u, id, err := s.newUser(email, hash, data)
 	if err != nil {
 		return nil, err
@@ -97,7 +98,7 @@ func (s *Identity) signUpUser(ctx context.Context, tx fairbalance.IdentityStore,
 
 // createUser inserts a new user and its e-mail identity; an address already
 // taken gives ErrConflict.
-func (s *Identity) createUser(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, id *fairbalance.Identity) error {
+func (s *Identity) createUser(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, id *fairbalance.Identity) error {
 	if err := tx.CreateUser(ctx, u); err != nil {
 		return err
 	}
@@ -105,11 +106,36 @@ func (s *Identity) createUser(ctx context.Context, tx fairbalance.IdentityStore,
 		return err
 	}
 	u.Identities = []fairbalance.Identity{*id}
-	return nil
+	// Every account has a member profile from the start; it joins an
+	// organisation (and gets a real role) by onboarding or an invitation.
+	return tx.CreateProfile(ctx, &fairbalance.Profile{
+		ID: u.ID, Role: fairbalance.RoleViewer, FullName: fullName(u.UserMetadata),
+		CreatedAt: u.CreatedAt, UpdatedAt: u.CreatedAt,
+	})
+}
+
+// fullName reads a display name from sign-up data: full_name, else
+// first_name and last_name, else name.
+func fullName(meta json.RawMessage) string {
+	var m map[string]any
+	if json.Unmarshal(meta, &m) != nil {
+		return ""
+	}
+	str := func(k string) string {
+		v, _ := m[k].(string)
+		return strings.TrimSpace(v)
+	}
+	if n := str("full_name"); n != "" {
+		return truncate(n, 200)
+	}
+	if n := strings.TrimSpace(str("first_name") + " " + str("last_name")); n != "" {
+		return truncate(n, 200)
+	}
+	return truncate(str("name"), 200)
 }
 
 // confirmEmail marks the address verified on the user and its identity.
-func (s *Identity) confirmEmail(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User) error {
+func (s *Identity) confirmEmail(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User) error {
 	if u.EmailConfirmedAt != nil {
 		return nil
 	}
@@ -136,7 +162,7 @@ func (s *Identity) confirmEmail(ctx context.Context, tx fairbalance.IdentityStor
 
 // sendConfirmation creates the confirmation token and e-mail (signup or
 // invite) inside tx.
-func (s *Identity) sendConfirmation(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
+func (s *Identity) sendConfirmation(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
 	otp := auth.NewOTP()
 	hash := auth.TokenHash(u.Email, otp)
 	stored := hash
@@ -171,14 +197,14 @@ func (s *Identity) newFlow(challenge, method, authMethod string) *fairbalance.Fl
 // confirmation link; an address already confirmed yields an obfuscated user
 // so that sign-up cannot be used to find accounts.
 func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairbalance.User, *Session, error) {
-	if s.cfg.DisableSignup {
-		return nil, nil, errf(fairbalance.KindUnprocessable, "signup_disabled", "Signups not allowed for this instance")
-	}
 	if in.Email == "" {
 		return nil, nil, errf(fairbalance.KindUnprocessable, "anonymous_provider_disabled", "Anonymous sign-ins are disabled")
 	}
 	email, err := normaliseEmail(in.Email)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := s.signupOpen(ctx, s.store.View(), email); err != nil {
 		return nil, nil, err
 	}
 	if in.Password == "" {
@@ -203,7 +229,7 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 	}
 	var user *fairbalance.User
 	var sess *Session
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		existing, err := tx.UserByEmail(ctx, email)
 		switch {
 		case err == nil && existing.EmailConfirmedAt != nil:
@@ -299,7 +325,7 @@ func (s *Identity) SignInPassword(ctx context.Context, c Client, email, password
 		return nil, errf(fairbalance.KindInvalid, "user_banned", "User is banned")
 	}
 	var out *Session
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, u.ID)
 		if err != nil {
 			return err
@@ -326,7 +352,7 @@ func (s *Identity) SignInPassword(ctx context.Context, c Client, email, password
 // recordFailure writes a failed sign-in to the auth audit in its own
 // transaction; a failure to record is logged, not returned.
 func (s *Identity) recordFailure(ctx context.Context, c Client, email, reason string) {
-	err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "login_failed", ActorEmail: truncate(email, 255), IP: c.IP, Payload: mustJSON(map[string]any{"reason": reason}), CreatedAt: s.Now()})
 	})
 	if err != nil {
@@ -379,7 +405,7 @@ func (s *Identity) Refresh(ctx context.Context, c Client, token string) (*Sessio
 			rt       *fairbalance.RefreshToken
 			reuseErr error
 		)
-		err := s.store.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+		err := s.store.Tx(ctx, func(tx fairbalance.Tx) error {
 			tok, err := tx.RefreshTokenByHash(ctx, hash)
 			if errors.Is(err, fairbalance.ErrNotFound) {
 				return errf(fairbalance.KindInvalid, "refresh_token_not_found", "Invalid Refresh Token: Refresh Token Not Found")
@@ -461,7 +487,7 @@ func (s *Identity) ExchangeCode(ctx context.Context, c Client, authCode, verifie
 		return nil, errf(fairbalance.KindInvalid, "validation_failed", "invalid request: both auth code and code verifier should be non-empty")
 	}
 	var out *Session
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		flow, err := tx.FlowStateByAuthCode(ctx, authCode)
 		if errors.Is(err, fairbalance.ErrNotFound) || err == nil && flow.UserID == "" {
 			return errf(fairbalance.KindNotFound, "flow_state_not_found", "invalid flow state, no valid flow state found")
@@ -519,7 +545,7 @@ func (s *Identity) Logout(ctx context.Context, c Client, p *Principal, scope str
 	if p.Session != nil {
 		sid = p.Session.ID
 	}
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		var err error
 		switch scope {
 		case "local":

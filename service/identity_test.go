@@ -81,7 +81,7 @@ func (e *env) seed(email string) string {
 	now := e.id.Now()
 	u := &fairbalance.User{ID: auth.NewUUID(), Aud: "authenticated", Role: "authenticated", Email: email, PasswordHash: string(h),
 		EmailConfirmedAt: &now, AppMetadata: json.RawMessage(`{"provider":"email","providers":["email"]}`), CreatedAt: now, UpdatedAt: now}
-	if err := e.db.Tx(e.ctx, func(tx fairbalance.IdentityStore) error { return tx.CreateUser(e.ctx, u) }); err != nil {
+	if err := e.db.Tx(e.ctx, func(tx fairbalance.Tx) error { return tx.CreateUser(e.ctx, u) }); err != nil {
 		e.t.Fatal(err)
 	}
 	return u.ID
@@ -378,6 +378,32 @@ func TestAuthenticateAudience(t *testing.T) {
 		noAud, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"sub": uid}).SignedString(e.id.Keys().Secret)
 		if _, err := e.id.Authenticate(e.ctx, noAud, "authenticated"); errCode(err) != "validation_failed" {
 			t.Errorf("no aud: %v", err)
+		}
+	})
+}
+
+// Every new account gets a member profile in the same transaction, named
+// from the sign-up data, outside any organisation and with the least role.
+func TestSignUpCreatesProfile(t *testing.T) {
+	t.Parallel()
+	forEachBackend(t, func(t *testing.T, e *env) {
+		u, _, err := e.id.SignUp(e.ctx, e.c, service.SignUpInput{Email: "grace@example.com", Password: "Hopper-1906", Data: json.RawMessage(`{"first_name":"Grace","last_name":"Hopper"}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := e.db.View().ProfileByID(e.ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.FullName != "Grace Hopper" || p.Role != fairbalance.RoleViewer || p.OrgID != "" {
+			t.Fatalf("profile %+v", p)
+		}
+		// A refused sign-up leaves no profile behind.
+		if _, _, err := e.id.SignUp(e.ctx, e.c, service.SignUpInput{Email: "weak@example.com", Password: "weak"}); err == nil {
+			t.Fatal("weak password accepted")
+		}
+		if n, _ := e.db.View().CountUsers(e.ctx); n != 1 {
+			t.Fatalf("%d users", n)
 		}
 	})
 }

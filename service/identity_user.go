@@ -86,7 +86,7 @@ func (s *Identity) UpdateUser(ctx context.Context, c Client, p *Principal, in Up
 		hash = h
 	}
 	var out *fairbalance.User
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, p.User.ID)
 		if err != nil {
 			return err
@@ -113,6 +113,7 @@ func (s *Identity) UpdateUser(ctx context.Context, c Client, p *Principal, in Up
 				}
 			}
 			u.PasswordHash = hash
+			u.AppMetadata = clearMustReset(u.AppMetadata)
 			keep := ""
 			if p.Session != nil {
 				keep = p.Session.ID
@@ -164,7 +165,7 @@ func (s *Identity) Reauthenticate(ctx context.Context, c Client, p *Principal) e
 	if p.User.EmailConfirmedAt == nil {
 		return errf(fairbalance.KindUnprocessable, "email_not_confirmed", "Please verify your email first.")
 	}
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, p.User.ID)
 		if err != nil {
 			return err

@@ -24,7 +24,7 @@ func (s *Identity) Recover(ctx context.Context, c Client, email, challenge, meth
 	if err != nil {
 		return err
 	}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByEmail(ctx, addr)
 		if errors.Is(err, fairbalance.ErrNotFound) {
 			return nil
@@ -48,7 +48,7 @@ func (s *Identity) Recover(ctx context.Context, c Client, email, challenge, meth
 }
 
 // sendRecovery creates a recovery token (also used by magic links) and its e-mail.
-func (s *Identity) sendRecovery(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
+func (s *Identity) sendRecovery(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
 	otp := auth.NewOTP()
 	stored := auth.TokenHash(u.Email, otp)
 	if flow != nil {
@@ -94,7 +94,7 @@ func (s *Identity) SendOTP(ctx context.Context, c Client, in OTPInput) error {
 	if err != nil {
 		return err
 	}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByEmail(ctx, addr)
 		if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
 			return err
@@ -104,8 +104,8 @@ func (s *Identity) SendOTP(ctx context.Context, c Client, in OTPInput) error {
 				return errf(fairbalance.KindUnprocessable, "otp_disabled", "Signups not allowed for otp")
 			}
 			if u == nil {
-				if s.cfg.DisableSignup {
-					return errf(fairbalance.KindUnprocessable, "signup_disabled", "Signups not allowed for this instance")
+				if err := s.signupOpen(ctx, tx, addr); err != nil {
+					return err
 				}
 				// No password: the account signs in by e-mailed codes until it sets one.
 				if u, err = s.signUpUser(ctx, tx, c, addr, "", in.Data, "otp"); err != nil {
@@ -154,7 +154,7 @@ func (s *Identity) Resend(ctx context.Context, c Client, typ, email, challenge, 
 	if err != nil {
 		return err
 	}
-	err = s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err = s.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByEmail(ctx, addr)
 		if errors.Is(err, fairbalance.ErrNotFound) {
 			return nil
@@ -253,7 +253,7 @@ func (s *Identity) Verify(ctx context.Context, c Client, in VerifyInput) (*Verif
 		hash = auth.TokenHash(addr, strings.TrimSpace(in.Token))
 	}
 	hash = strings.TrimPrefix(hash, "pkce_")
-	err := s.tx(ctx, func(tx fairbalance.IdentityStore) error {
+	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		ott, err := tx.OneTimeTokenByHash(ctx, types, hash)
 		if errors.Is(err, fairbalance.ErrNotFound) {
 			return expired
@@ -329,7 +329,7 @@ func (s *Identity) Verify(ctx context.Context, c Client, in VerifyInput) (*Verif
 
 // confirmEmailChange applies one confirmation of a secure e-mail change and
 // reports whether the change is now complete.
-func (s *Identity) confirmEmailChange(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, ott *fairbalance.OneTimeToken) (bool, error) {
+func (s *Identity) confirmEmailChange(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, ott *fairbalance.OneTimeToken) (bool, error) {
 	if u.EmailChange == "" {
 		return false, errf(fairbalance.KindForbidden, "otp_expired", "Email link is invalid or has expired")
 	}
@@ -375,7 +375,7 @@ func (s *Identity) confirmEmailChange(ctx context.Context, tx fairbalance.Identi
 }
 
 // sendEmailChange e-mails both addresses of a secure e-mail change.
-func (s *Identity) sendEmailChange(ctx context.Context, tx fairbalance.IdentityStore, u *fairbalance.User, newEmail, redirectTo string) error {
+func (s *Identity) sendEmailChange(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, newEmail, redirectTo string) error {
 	now := s.Now()
 	otpNew := auth.NewOTP()
 	hNew := auth.TokenHash(newEmail, otpNew)

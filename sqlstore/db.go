@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fairbalance"
@@ -91,7 +92,9 @@ func openSQLite(path, sync string) (*DB, error) {
 	}
 	// busy_timeout comes before journal_mode so that switching to WAL waits
 	// for other openers instead of failing.
-	base := "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync) + ")"
+	// _time_format=sqlite stores times as "2006-01-02 15:04:05.999999999-07:00",
+	// which sorts and converts to ISO 8601 (Go's time.String form does not).
+	base := "file:" + path + "?_time_format=sqlite&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(" + strings.ToUpper(sync) + ")"
 	w, err := sql.Open("sqlite", base+"&_txlock=immediate")
 	if err != nil {
 		return nil, err
@@ -157,7 +160,7 @@ func (db *DB) Close() error {
 // Tx runs fn in one write transaction (BEGIN IMMEDIATE on SQLite).
 // On SQLite, concurrent transactions are committed together (see
 // groupcommit.go); each still succeeds or fails on its own.
-func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.IdentityStore) error) error {
+func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	if db.gc != nil {
 		return db.groupTx(ctx, fn)
 	}
@@ -187,8 +190,8 @@ func (db *DB) prepareMissed(ctx context.Context, q *querier) {
 func (db *DB) read() *querier { return &querier{pool: db.reader, stmts: &db.rstmts, d: db.d} }
 
 // View returns queries against the reader pool, for reads outside Tx.
-func (db *DB) View() fairbalance.IdentityStore { return db.read() }
-func (db *DB) write() *querier                 { return &querier{pool: db.writer, stmts: &db.wstmts, d: db.d} }
+func (db *DB) View() fairbalance.Tx { return db.read() }
+func (db *DB) write() *querier      { return &querier{pool: db.writer, stmts: &db.wstmts, d: db.d} }
 
 // Migrate applies the embedded migrations that have not been applied yet,
 // each in its own transaction, recording them in schema_migrations.
@@ -297,7 +300,12 @@ func (d dialect) rebind(q string) string {
 // stmtCache holds prepared statements of one pool, by query text. Preparing
 // once matters on SQLite, where parsing a statement costs as much as
 // running a point query.
-type stmtCache struct{ m sync.Map }
+type stmtCache struct {
+	m sync.Map
+	n atomic.Int64
+}
+
+func (c *stmtCache) size() int64 { return c.n.Load() }
 
 func (c *stmtCache) get(ctx context.Context, pool *sql.DB, query string) (*sql.Stmt, error) {
 	if v, ok := c.m.Load(query); ok {
@@ -311,6 +319,7 @@ func (c *stmtCache) get(ctx context.Context, pool *sql.DB, query string) (*sql.S
 		st.Close()
 		return v.(*sql.Stmt), nil
 	}
+	c.n.Add(1)
 	return st, nil
 }
 
@@ -318,6 +327,7 @@ func (c *stmtCache) close() {
 	c.m.Range(func(k, v any) bool {
 		v.(*sql.Stmt).Close()
 		c.m.Delete(k)
+		c.n.Add(-1)
 		return true
 	})
 }
@@ -413,6 +423,8 @@ func translate(err error) error {
 			return fmt.Errorf("%w: %s", fairbalance.ErrConflict, pgErr.ConstraintName)
 		case "23503": // the referenced row is gone
 			return fmt.Errorf("%w: %s", fairbalance.ErrNotFound, pgErr.ConstraintName)
+		case "23514", "23502":
+			return fmt.Errorf("%w: %s", fairbalance.ErrConstraint, pgErr.Message)
 		}
 	}
 	var sqErr *sqlite.Error
@@ -422,6 +434,8 @@ func translate(err error) error {
 			return fmt.Errorf("%w: %s", fairbalance.ErrConflict, sqErr.Error())
 		case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
 			return fmt.Errorf("%w: %s", fairbalance.ErrNotFound, sqErr.Error())
+		case sqlite3.SQLITE_CONSTRAINT_CHECK, sqlite3.SQLITE_CONSTRAINT_NOTNULL:
+			return fmt.Errorf("%w: %s", fairbalance.ErrConstraint, sqErr.Error())
 		}
 	}
 	return err

@@ -24,7 +24,7 @@ const maxBatch = 64
 
 type txRequest struct {
 	ctx  context.Context
-	fn   func(tx fairbalance.IdentityStore) error
+	fn   func(tx fairbalance.Tx) error
 	done chan error
 }
 
@@ -65,7 +65,7 @@ func (db *DB) stopGroupCommit() {
 }
 
 // groupTx hands fn to the commit loop and waits for the commit.
-func (db *DB) groupTx(ctx context.Context, fn func(tx fairbalance.IdentityStore) error) error {
+func (db *DB) groupTx(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	r := &txRequest{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	db.gc.mu.RLock()
 	if db.gc.closed {
@@ -155,7 +155,7 @@ func (db *DB) runBatch(batch []*txRequest) {
 	}
 }
 
-func runFn(fn func(tx fairbalance.IdentityStore) error, q *querier) (err error) {
+func runFn(fn func(tx fairbalance.Tx) error, q *querier) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicked{value: v, stack: debug.Stack()}

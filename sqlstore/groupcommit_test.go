@@ -28,7 +28,7 @@ func TestConcurrentTransactionsKeepTheirOutcome(t *testing.T) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					errs[i] = db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+					errs[i] = db.Tx(ctx, func(tx fairbalance.Tx) error {
 						u := &fairbalance.User{ID: fmt.Sprintf("00000000-0000-4000-8000-%012d", i), Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: now, UpdatedAt: now}
 						if err := tx.CreateUser(ctx, u); err != nil {
 							return err
@@ -57,7 +57,7 @@ func TestConcurrentTransactionsKeepTheirOutcome(t *testing.T) {
 			}
 
 			// A constraint violation fails only its own transaction.
-			err = db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+			err = db.Tx(ctx, func(tx fairbalance.Tx) error {
 				return tx.CreateUser(ctx, &fairbalance.User{ID: "00000000-0000-4000-8000-999999999999", Email: "u1@example.com", CreatedAt: now, UpdatedAt: now})
 			})
 			if !errors.Is(err, fairbalance.ErrConflict) {
@@ -71,9 +71,9 @@ func TestConcurrentTransactionsKeepTheirOutcome(t *testing.T) {
 						t.Fatal("panic in a transaction was swallowed")
 					}
 				}()
-				_ = db.Tx(ctx, func(tx fairbalance.IdentityStore) error { panic("in tx") })
+				_ = db.Tx(ctx, func(tx fairbalance.Tx) error { panic("in tx") })
 			}()
-			if err := db.Tx(ctx, func(tx fairbalance.IdentityStore) error { return nil }); err != nil {
+			if err := db.Tx(ctx, func(tx fairbalance.Tx) error { return nil }); err != nil {
 				t.Fatalf("after a panic: %v", err)
 			}
 
@@ -81,7 +81,7 @@ func TestConcurrentTransactionsKeepTheirOutcome(t *testing.T) {
 			cctx, cancel := context.WithCancel(ctx)
 			cancel()
 			ran := false
-			err = db.Tx(cctx, func(tx fairbalance.IdentityStore) error { ran = true; return nil })
+			err = db.Tx(cctx, func(tx fairbalance.Tx) error { ran = true; return nil })
 			if err == nil || ran {
 				t.Fatalf("cancelled tx: err %v, ran %v", err, ran)
 			}

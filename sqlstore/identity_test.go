@@ -21,7 +21,7 @@ func TestIdentityStore(t *testing.T) {
 			}
 			now := time.Now().UTC().Truncate(time.Microsecond)
 			u := &fairbalance.User{ID: "00000000-0000-4000-8000-000000000001", Aud: "authenticated", Role: "authenticated", Email: "a@example.com", CreatedAt: now, UpdatedAt: now}
-			err = db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+			err = db.Tx(ctx, func(tx fairbalance.Tx) error {
 				if err := tx.CreateUser(ctx, u); err != nil {
 					return err
 				}
@@ -33,7 +33,7 @@ func TestIdentityStore(t *testing.T) {
 			if _, err := db.View().UserByEmail(ctx, "a@example.com"); !errors.Is(err, fairbalance.ErrNotFound) {
 				t.Fatalf("rolled-back user visible: %v", err)
 			}
-			if err := db.Tx(ctx, func(tx fairbalance.IdentityStore) error { return tx.CreateUser(ctx, u) }); err != nil {
+			if err := db.Tx(ctx, func(tx fairbalance.Tx) error { return tx.CreateUser(ctx, u) }); err != nil {
 				t.Fatal(err)
 			}
 			got, err := db.View().UserByEmail(ctx, "A@example.com")
@@ -44,7 +44,7 @@ func TestIdentityStore(t *testing.T) {
 				t.Fatalf("read back %+v", got)
 			}
 			// The auth audit is append-only.
-			err = db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+			err = db.Tx(ctx, func(tx fairbalance.Tx) error {
 				return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "login", ActorID: u.ID, CreatedAt: now})
 			})
 			if err != nil {

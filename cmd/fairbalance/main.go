@@ -4,6 +4,7 @@
 //	fairbalance migrate                   apply database migrations and exit
 //	fairbalance admin create --email E    create a confirmed administrator account
 //	fairbalance keys [--json]             print the API keys of the data directory
+//	fairbalance audit verify [--org ID]   verify the hash chains of the audit trail
 //	fairbalance version                   print the version
 package main
 
@@ -34,6 +35,7 @@ Usage:
   fairbalance migrate [flags]               apply database migrations and exit
   fairbalance admin create --email E        create a confirmed administrator
   fairbalance keys [--json]                 print the API keys (anon, service_role)
+  fairbalance audit verify [--org ID]       verify the audit trail's hash chains
   fairbalance version                       print the version
 
 Run "fairbalance COMMAND -h" for the flags of a command. Every flag can also
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return admin(ctx, rest, stdin, stdout, stderr)
 	case "keys":
 		return keys(rest, stdout, stderr)
+	case "audit":
+		return audit(ctx, rest, stdout, stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "fairbalance", version)
 		return nil

@@ -64,12 +64,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	hasher := auth.NewHasher(0)
 	go hasher.Warm()
+	// The settings service needs the identity service, whose sign-up asks
+	// the settings: the hook reads the variable once both exist.
+	var settings *service.Settings
 	id := service.NewIdentity(db, keys, hasher, service.IdentityConfig{
 		SiteURL: site, RedirectAllowList: allow, JWTExpiry: c.JWTExpiry, Autoconfirm: c.Autoconfirm,
 		DisableSignup: c.DisableSignup, SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime,
 		MailMinInterval: c.MailMinInterval, SecurePasswordChange: c.SecurePassword, Version: version,
+		SignupDisabled: func(ctx context.Context) (bool, error) { return settings.SignupDisabled(ctx) },
 	}, log)
 	id.MailQueued = outbox.Notify
+	settings = service.NewSettings(id)
+	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
 	ui, built := web.Dist()
 	if !built {
@@ -77,7 +83,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	api := httpapi.New(httpapi.Config{
 		Version: version, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
-	}, httpapi.Deps{Identity: id, Store: db, UI: ui, Log: log})
+	}, httpapi.Deps{Identity: id, Data: service.NewData(db, service.RecordTables()...), Store: db, UI: ui, Log: log,
+		Settings: settings, Recovery: recovery})
 
 	srv := &http.Server{
 		Handler:           api.Handler(),
@@ -96,6 +103,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if created {
 		fmt.Fprintf(stdout, "New keys were generated in %s (keep this file private).\n", filepath.Join(c.DataDir, auth.KeysFileName))
 		fmt.Fprintf(stdout, "anon_key:         %s\nservice_role_key: %s\n", keys.APIKey("anon"), keys.APIKey("service_role"))
+		fmt.Fprintf(stdout, "recovery_key:     %s (authorises the safe-mode repairs)\n", keys.RecoveryKey)
 	}
 	level, _ := db.MigrationLevel(ctx)
 	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "ui", built, "dev", c.Dev)

@@ -1,0 +1,354 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"fairbalance"
+	"fairbalance/service"
+)
+
+// The functions the app invokes with supabase-js (POST /functions/v1/{name}
+// with a JSON body {action, …}). Every answer is JSON {success, message?, …}:
+// 200 on success, otherwise 400 (unknown action, bad input), 401 (no or
+// invalid credentials), 403 (not allowed), 404 (unknown function), 422
+// (refused by a rule, e.g. a weak password), so that functions-js reports a
+// FunctionsHttpError whose context.json() is that body.
+
+const (
+	fnDBRecovery      = "db-recovery"
+	fnSecurityManager = "security-manager"
+	fnDemoData        = "demo-data-manager"
+)
+
+// fnError writes a function failure.
+func fnError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, map[string]any{"success": false, "code": code, "message": msg})
+}
+
+// fnFail renders an error of a function: an *Error by its kind, anything
+// else as a logged 500.
+func (a *API) fnFail(w http.ResponseWriter, r *http.Request, err error) {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		id := RequestID(r.Context())
+		a.log.Error("function failed", "request_id", id, "path", r.URL.Path, "err", err)
+		body := map[string]any{"success": false, "code": "unexpected_failure", "message": "Unexpected failure, please check server logs for more information", "error_id": id}
+		if e != nil && e.Code != "unexpected_failure" {
+			body["code"], body["message"] = e.Code, e.Message
+		}
+		writeJSON(w, http.StatusInternalServerError, body)
+		return
+	}
+	body := map[string]any{"success": false, "code": e.Code, "message": e.Message}
+	if len(e.Reasons) > 0 {
+		body["weak_password"] = map[string]any{"reasons": e.Reasons}
+	}
+	writeJSON(w, statusOf(e.Kind), body)
+}
+
+func fnInvalid(msg string) error {
+	return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "validation_failed", Message: msg}
+}
+
+// fnBody is a function's request body.
+type fnBody map[string]json.RawMessage
+
+// str reads a string field; absent and null are "".
+func (b fnBody) str(k string) (string, error) {
+	v, ok := b[k]
+	if !ok || string(v) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return "", fnInvalid(k + " must be a string")
+	}
+	return s, nil
+}
+
+// fnActor establishes the caller of a function from its credentials: the
+// service-role key, a signed-in user's access token, or the anon key (a
+// caller without identity). A recovery key alone also counts for the
+// repair functions, which check it.
+func (a *API) fnActor(r *http.Request, recoveryKey string) (service.Actor, error) {
+	act := service.Actor{RecoveryKey: recoveryKey, Client: a.client(r)}
+	if k := apiKey(r); k != "" && k != a.anonKey && k != a.adminKey {
+		return act, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_api_key", Message: "Invalid API key"}
+	}
+	tok, ok := bearer(r)
+	if !ok {
+		if recoveryKey != "" {
+			return act, nil
+		}
+		return act, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "no_authorization", Message: "Missing authorization: send the API key or a bearer token"}
+	}
+	if a.serviceRole(r) {
+		act.ServiceRole = true
+		return act, nil
+	}
+	errJWT := &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
+	c, err := a.id.ParseToken(tok)
+	if err != nil {
+		return act, errJWT
+	}
+	switch {
+	case service.IsAdminRole(c.Role):
+		act.ServiceRole = true
+	case c.Subject != "":
+		p, err := a.id.Authenticate(r.Context(), tok, "")
+		if err != nil {
+			if e := fairbalance.AsError(err); e != nil && e.Kind != fairbalance.KindInternal {
+				return act, errJWT
+			}
+			return act, err
+		}
+		act.Principal = p
+	}
+	return act, nil
+}
+
+// handleFunction serves POST /functions/v1/{name}.
+func (a *API) handleFunction(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	name := r.PathValue("name")
+	switch {
+	case name == fnDemoData,
+		name == fnDBRecovery && a.recovery != nil,
+		name == fnSecurityManager && a.settings != nil:
+	default:
+		a.handleFunctionNotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST, OPTIONS")
+		fnError(w, http.StatusMethodNotAllowed, "method_not_allowed", "Functions are invoked with POST")
+		return
+	}
+	body := fnBody{}
+	if err := decodeJSON(r, &body); err != nil {
+		a.fnFail(w, r, err)
+		return
+	}
+	rk := r.Header.Get("X-Recovery-Key")
+	if rk == "" {
+		var err error
+		if rk, err = body.str("recovery_key"); err != nil {
+			a.fnFail(w, r, err)
+			return
+		}
+	}
+	// The gate middleware lets the repair functions through so that a
+	// call with the recovery key works without the cookie; others pass
+	// the gate here.
+	if repairFunction(r.URL.Path) && !a.id.ValidRecoveryKey(rk) && !a.serviceRole(r) {
+		ok, err := a.gatePassed(r)
+		if err != nil {
+			a.gateUnavailable(w, r, err)
+			return
+		}
+		if !ok {
+			writeGateRequired(w)
+			return
+		}
+	}
+	act, err := a.fnActor(r, rk)
+	if err != nil {
+		a.fnFail(w, r, err)
+		return
+	}
+	action, err := body.str("action")
+	if err != nil {
+		a.fnFail(w, r, err)
+		return
+	}
+	switch name {
+	case fnDBRecovery:
+		err = a.dbRecovery(w, r, act, action, body)
+	case fnSecurityManager:
+		err = a.securityManager(w, r, act, action, body)
+	default:
+		// Demo data arrives with its own service; until then the function
+		// exists and says so.
+		fnError(w, http.StatusNotImplemented, "not_implemented", "Demo data is not available yet")
+	}
+	if err != nil {
+		a.fnFail(w, r, err)
+	}
+}
+
+func (a *API) handleFunctionNotFound(w http.ResponseWriter, r *http.Request) {
+	fnError(w, http.StatusNotFound, "function_not_found", "Function not found")
+}
+
+func unknownAction(action string) error {
+	if action == "" {
+		return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "unknown_action", Message: "Missing action"}
+	}
+	return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "unknown_action", Message: "Unknown action: " + action}
+}
+
+func userBrief(u *fairbalance.User) map[string]any {
+	return map[string]any{"id": u.ID, "email": u.Email}
+}
+
+// dbRecovery runs an action of the db-recovery function (safe mode).
+func (a *API) dbRecovery(w http.ResponseWriter, r *http.Request, act service.Actor, action string, b fnBody) error {
+	ctx := r.Context()
+	switch action {
+	case "GET_DB_STATUS":
+		st := a.recovery.Status(ctx)
+		out := map[string]any{"success": true, "backend": st.Backend, "healthy": st.Healthy, "has_users": st.HasUsers, "migration_level": nil}
+		if st.MigrationLevel >= 0 {
+			out["migration_level"] = st.MigrationLevel
+		}
+		if !st.Healthy {
+			out["message"] = "The database does not answer or its schema cannot be read"
+		}
+		writeJSON(w, http.StatusOK, out)
+	case "GET_USER_COUNT":
+		n, err := a.recovery.UserCount(ctx)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "count": n})
+	case "SAFE_CONNECT_AND_MIGRATE":
+		res, err := a.recovery.Migrate(ctx, act)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"success": true, "message": "Database connected and migrations applied",
+			"backend": res.Backend, "migration_level_before": res.Before, "migration_level": res.After,
+		})
+	case "SAFE_CREATE_ADMIN":
+		email, err := b.str("admin_email")
+		if err != nil {
+			return err
+		}
+		password, err := b.str("admin_password")
+		if err != nil {
+			return err
+		}
+		u, err := a.recovery.CreateAdmin(ctx, act, strings.TrimSpace(email), password)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Administrator account created", "user": userBrief(u)})
+	case "FORCE_CREATE_ADMIN_DEV":
+		email, err := b.str("admin_email")
+		if err != nil {
+			return err
+		}
+		res, err := a.recovery.ForceCreateAdminDev(ctx, act, strings.TrimSpace(email))
+		if err != nil {
+			return err
+		}
+		msg := "Administrator account reset with a temporary password"
+		if res.Created {
+			msg = "Administrator account created with a temporary password"
+		}
+		writeJSON(w, http.StatusOK, map[string]any{
+			"success": true, "message": msg, "user": userBrief(res.User), "email": res.User.Email,
+			"temporary_password": res.TemporaryPassword, "must_reset_password": true, "created": res.Created,
+		})
+	default:
+		return unknownAction(action)
+	}
+	return nil
+}
+
+// settingsJSON is the workspace settings as an administrator sees them:
+// whether a passcode is set, never its hash.
+func settingsJSON(s *fairbalance.WorkspaceSettings) map[string]any {
+	return map[string]any{
+		"preview_passcode_enabled": s.PreviewPasscodeEnabled,
+		"preview_passcode_set":     s.PreviewPasscodeHash != "",
+		"site_access_mode":         s.SiteAccessMode,
+		"disable_signup":           s.DisableSignup,
+		"block_indexing":           s.BlockIndexing,
+		"updated_by":               s.UpdatedBy,
+		"updated_at":               s.UpdatedAt.UTC().Format(time.RFC3339Nano),
+	}
+}
+
+// securityManager runs an action of the security-manager function.
+func (a *API) securityManager(w http.ResponseWriter, r *http.Request, act service.Actor, action string, b fnBody) error {
+	switch action {
+	case "GET_SETTINGS":
+		s, err := a.settings.View(r.Context(), act)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "settings": settingsJSON(s)})
+	case "UPDATE_SETTINGS":
+		p, err := settingsPatch(b["settings"])
+		if err != nil {
+			return err
+		}
+		s, err := a.settings.Update(r.Context(), act, p)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Settings updated", "settings": settingsJSON(s)})
+	default:
+		return unknownAction(action)
+	}
+	return nil
+}
+
+// settingsPatch reads the settings object of UPDATE_SETTINGS. Unknown keys
+// are refused (a misspelt security setting must not pass silently); the
+// read-only keys GET_SETTINGS returns are ignored, so a read settings
+// object can be sent back changed.
+func settingsPatch(raw json.RawMessage) (service.SettingsPatch, error) {
+	var p service.SettingsPatch
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return p, fnInvalid("settings must be an object")
+	}
+	boolean := func(k string, v json.RawMessage) (*bool, error) {
+		if string(v) == "null" {
+			return nil, nil
+		}
+		var x bool
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, fnInvalid(k + " must be true or false")
+		}
+		return &x, nil
+	}
+	text := func(k string, v json.RawMessage) (*string, error) {
+		if string(v) == "null" {
+			return nil, nil
+		}
+		var x string
+		if err := json.Unmarshal(v, &x); err != nil {
+			return nil, fnInvalid(k + " must be a string")
+		}
+		return &x, nil
+	}
+	var err error
+	for k, v := range m {
+		switch k {
+		case "preview_passcode_enabled":
+			p.PreviewPasscodeEnabled, err = boolean(k, v)
+		case "preview_passcode":
+			p.PreviewPasscode, err = text(k, v)
+		case "site_access_mode":
+			p.SiteAccessMode, err = text(k, v)
+		case "disable_signup":
+			p.DisableSignup, err = boolean(k, v)
+		case "block_indexing":
+			p.BlockIndexing, err = boolean(k, v)
+		case "id", "preview_passcode_set", "updated_by", "updated_at":
+		default:
+			err = fnInvalid("Unknown setting: " + k)
+		}
+		if err != nil {
+			return p, err
+		}
+	}
+	return p, nil
+}

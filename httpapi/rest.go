@@ -1,0 +1,246 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"fairbalance"
+	"fairbalance/auth"
+	"fairbalance/pgrest"
+	"fairbalance/service"
+)
+
+// The data API (/rest/v1): a PostgREST-compatible subset over the
+// registry of package service. Errors come in PostgREST's shape.
+
+func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
+	var pe *pgrest.Error
+	if !errors.As(err, &pe) {
+		if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
+			pe = &pgrest.Error{Status: statusOf(fe.Kind), Code: fe.Code, Message: fe.Message}
+		} else {
+			cause := err
+			if fe != nil && fe.Err != nil {
+				cause = fe.Err
+			}
+			a.log.Error("rest: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
+			pe = &pgrest.Error{Status: http.StatusInternalServerError, Code: "XX000", Message: "Internal server error", Details: "request " + RequestID(r.Context())}
+		}
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Proxy-Status", "PostgREST; error="+pe.Code)
+	}
+	if pe.Code == "PGRST303" {
+		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="JWT expired"`)
+	}
+	writeJSON(w, pe.Status, pe)
+}
+
+// restCaller establishes the caller from the bearer token: the anon or
+// service-role key, or a member's access token (whose profile gives the
+// organisation and role).
+func (a *API) restCaller(r *http.Request) (service.Caller, error) {
+	tok, ok := bearer(r)
+	if !ok {
+		return service.Caller{Role: "anon"}, nil
+	}
+	c, err := a.id.ParseToken(tok)
+	if err != nil {
+		if strings.Contains(err.Error(), "token is expired") {
+			return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
+		}
+		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
+	}
+	switch c.Role {
+	case "anon":
+		return service.Caller{Role: "anon"}, nil
+	case "service_role", "supabase_admin":
+		return service.Caller{Role: "service_role"}, nil
+	case "authenticated":
+	default:
+		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
+	}
+	if !auth.IsUUID(c.Subject) {
+		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
+	}
+	caller := service.Caller{Role: "authenticated", UserID: c.Subject}
+	p, err := a.store.View().ProfileByID(r.Context(), c.Subject)
+	switch {
+	case errors.Is(err, fairbalance.ErrNotFound):
+		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
+	case err != nil:
+		return service.Caller{}, err
+	case p.DeactivatedAt != nil:
+		return service.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
+	}
+	caller.OrgID, caller.Member = p.OrgID, p.Role
+	return caller, nil
+}
+
+// handleRest serves GET, HEAD, POST, PATCH and DELETE on /rest/v1/{table}.
+func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
+	if !a.checkAPIKey(w, r) {
+		return
+	}
+	table := r.PathValue("table")
+	fail := func(err error) { restError(w, r, a, err) }
+	for _, h := range []string{"Accept-Profile", "Content-Profile"} {
+		if v := r.Header.Get(h); v != "" && v != "public" {
+			fail(&pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST106", Message: "Invalid schema: " + v, Hint: "Only the following schemas are exposed: public"})
+			return
+		}
+	}
+	if a.data == nil {
+		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST205", Message: "Could not find the table 'public." + table + "' in the schema cache"})
+		return
+	}
+	caller, err := a.restCaller(r)
+	if err != nil {
+		fail(err)
+		return
+	}
+	h := r.Header
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		h = h.Clone()
+		h.Del("Range") // Range applies to reads only
+	}
+	req, err := pgrest.ParseRequest(r.URL.Query(), h)
+	if err != nil {
+		fail(err)
+		return
+	}
+	ctx := r.Context()
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		res, err := a.data.Read(ctx, caller, table, req)
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.writeRead(w, r, req, res)
+	case http.MethodPost, http.MethodPatch, http.MethodDelete:
+		var body []byte
+		if r.Method != http.MethodDelete {
+			if body, err = io.ReadAll(r.Body); err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+					return
+				}
+				fail(err)
+				return
+			}
+		}
+		var res *service.WriteResult
+		switch r.Method {
+		case http.MethodPost:
+			res, err = a.data.Insert(ctx, caller, table, req, body)
+		case http.MethodPatch:
+			res, err = a.data.Update(ctx, caller, table, req, body)
+		default:
+			res, err = a.data.Delete(ctx, caller, table, req)
+		}
+		if err != nil {
+			fail(err)
+			return
+		}
+		a.writeWrite(w, r, req, res)
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST, PATCH, DELETE")
+		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
+	}
+}
+
+func contentRange(first, n int, total int64) string {
+	t := "*"
+	if total >= 0 {
+		t = strconv.FormatInt(total, 10)
+	}
+	if n == 0 {
+		return "*/" + t
+	}
+	return strconv.Itoa(first) + "-" + strconv.Itoa(first+n-1) + "/" + t
+}
+
+// singularBody turns a one-element array into its element.
+func singularBody(rows json.RawMessage) json.RawMessage {
+	b := []byte(strings.TrimSpace(string(rows)))
+	if len(b) >= 2 && b[0] == '[' && b[len(b)-1] == ']' {
+		return json.RawMessage(strings.TrimSpace(string(b[1 : len(b)-1])))
+	}
+	return rows
+}
+
+func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.ReadResult) {
+	hdr := w.Header()
+	if req.Singular && res.Count != 1 {
+		restError(w, r, a, &pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
+		return
+	}
+	if res.Counted && res.Count == 0 && int64(res.Offset) > res.Total && res.Offset > 0 {
+		restError(w, r, a, &pgrest.Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
+			Details: "An offset of " + strconv.Itoa(res.Offset) + " was requested, but there are only " + strconv.FormatInt(res.Total, 10) + " rows."})
+		return
+	}
+	hdr.Set("Content-Range", contentRange(res.Offset, res.Count, res.Total))
+	if req.Prefer.Count != "" {
+		hdr.Set("Preference-Applied", "count="+string(req.Prefer.Count))
+	}
+	status := http.StatusOK
+	if res.Counted && int64(res.Offset+res.Count) < res.Total {
+		status = http.StatusPartialContent
+	}
+	body := res.Rows
+	if req.Singular {
+		hdr.Set("Content-Type", "application/vnd.pgrst.object+json; charset=utf-8")
+		body = singularBody(body)
+	} else {
+		hdr.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.WriteResult) {
+	hdr := w.Header()
+	if req.Prefer.Count != "" {
+		if r.Method == http.MethodPatch && res.Affected > 0 {
+			hdr.Set("Content-Range", "0-"+strconv.FormatInt(res.Affected-1, 10)+"/"+strconv.FormatInt(res.Affected, 10))
+		} else {
+			hdr.Set("Content-Range", "*/"+strconv.FormatInt(res.Affected, 10))
+		}
+	}
+	if p := req.Prefer.String(); p != "" {
+		hdr.Set("Preference-Applied", p)
+	}
+	represent := req.Prefer.Return == pgrest.ReturnRepresentation && res.Rows != nil
+	status := http.StatusNoContent
+	switch {
+	case r.Method == http.MethodPost && represent:
+		status = http.StatusCreated
+	case r.Method == http.MethodPost:
+		w.WriteHeader(http.StatusCreated)
+		return
+	case represent:
+		status = http.StatusOK
+	}
+	if !represent {
+		w.WriteHeader(status)
+		return
+	}
+	body := res.Rows
+	if req.Singular {
+		hdr.Set("Content-Type", "application/vnd.pgrst.object+json; charset=utf-8")
+		body = singularBody(body)
+	} else {
+		hdr.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,383 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"fairbalance"
+	"fairbalance/pgrest"
+)
+
+// WriteResult is the outcome of an insert, update or delete.
+type WriteResult struct {
+	Rows     json.RawMessage // nil unless representation was asked for
+	Affected int64
+}
+
+// ErrSingular is returned (as a *pgrest.Error) when a singular write does
+// not affect exactly one row; the write has been rolled back.
+func singularError(n int64) *pgrest.Error {
+	return pgErr(http.StatusNotAcceptable, "PGRST116", "Cannot coerce the result to a single JSON object", fmt.Sprintf("The result contains %d rows", n), "")
+}
+
+var errRollback = errors.New("rollback")
+
+func writable(c Caller, col *ColumnSpec) bool {
+	if c.Service() {
+		return true
+	}
+	if col.ServerSet {
+		return false
+	}
+	return col.Write == nil || col.Write(c)
+}
+
+// value converts a JSON body value to the column's type.
+func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
+	if v == nil {
+		if !col.Nullable {
+			return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+		}
+		return nil, nil
+	}
+	switch col.Type {
+	case fairbalance.TypeJSON, fairbalance.TypeTextArray:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		return string(b), nil
+	case fairbalance.TypeBoolean:
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+	case fairbalance.TypeText:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case json.Number:
+			return x.String(), nil
+		case bool:
+			return fmt.Sprint(x), nil
+		}
+		return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type text: %v", v), "", "")
+	}
+	switch x := v.(type) {
+	case string:
+		return convert(t, col, x)
+	case json.Number:
+		return convert(t, col, x.String())
+	case bool:
+		return convert(t, col, fmt.Sprint(x))
+	}
+	return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
+}
+
+// decodeRows reads an insert body: one object or an array of objects.
+func decodeRows(body []byte) ([]map[string]any, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", err.Error(), "")
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		return []map[string]any{x}, nil
+	case []any:
+		out := make([]map[string]any, 0, len(x))
+		for _, e := range x {
+			m, ok := e.(map[string]any)
+			if !ok {
+				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+			}
+			out = append(out, m)
+		}
+		return out, nil
+	}
+	return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", "", "")
+}
+
+func (d *Data) returning(c Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
+	if req.Prefer.Return != pgrest.ReturnRepresentation {
+		return nil, nil
+	}
+	for _, it := range req.Select {
+		if it.Embed != nil {
+			return nil, pgErr(http.StatusBadRequest, "PGRST100", "embedding is not supported on writes", it.String(), "")
+		}
+	}
+	return selectColumns(c, t, req.Select)
+}
+
+// Insert runs a POST (insert or upsert) on a table.
+func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+	t, err := d.table(table)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Service() && (t.CanInsert == nil || !t.CanInsert(c)) {
+		return nil, denied(c, fmt.Sprintf("new row violates row-level security policy for table \"%s\"", t.Name))
+	}
+	in, err := decodeRows(body)
+	if err != nil {
+		return nil, err
+	}
+	// The column list: ?columns=, else the keys of the first object (and
+	// then every object must have the same keys).
+	cols := req.Columns
+	if len(cols) == 0 && len(in) > 0 {
+		for k := range in[0] {
+			cols = append(cols, k)
+		}
+		for _, row := range in[1:] {
+			if len(row) != len(cols) {
+				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+			}
+			for _, k := range cols {
+				if _, ok := row[k]; !ok {
+					return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+				}
+			}
+		}
+	}
+	for _, k := range cols {
+		col := t.column(k)
+		if col == nil {
+			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+		}
+		if !writable(c, col) {
+			return nil, denied(c, "permission denied for table "+t.Name)
+		}
+	}
+	ret, err := d.returning(c, t, req)
+	if err != nil {
+		return nil, err
+	}
+	now := d.Now()
+	plan := &fairbalance.WritePlan{Table: t.Name, Returning: ret, IgnoreDuplicates: req.Prefer.Resolution == pgrest.IgnoreDuplicates}
+	if req.Prefer.Resolution != "" {
+		plan.OnConflict = req.OnConflict
+		if len(plan.OnConflict) == 0 {
+			plan.OnConflict = t.Key
+		}
+		for _, k := range plan.OnConflict {
+			if t.column(k) == nil {
+				return nil, noColumn(t.Name, k)
+			}
+		}
+		// Merging may only touch rows the caller could update.
+		if !plan.IgnoreDuplicates && !c.Service() {
+			if t.CanUpdate == nil || !t.CanUpdate(c) {
+				return nil, denied(c, fmt.Sprintf("new row violates row-level security policy (USING expression) for table \"%s\"", t.Name))
+			}
+			policy, ok := rows(c, t)
+			if !ok {
+				policy = nothing
+			}
+			plan.Where = policy
+		}
+	}
+	// Every row gets the same full column list: given values, else defaults.
+	for i := range t.Columns {
+		col := &t.Columns[i]
+		if contains(cols, col.Name) || col.Default != nil {
+			plan.Columns = append(plan.Columns, col.Name)
+		}
+	}
+	for _, r := range in {
+		row := map[string]any{}
+		for _, k := range plan.Columns {
+			col := t.column(k)
+			v, given := r[k]
+			if !given || !contains(cols, k) {
+				if col.Default == nil {
+					if req.Prefer.Missing == pgrest.MissingDefault || !contains(cols, k) {
+						continue
+					}
+					if !col.Nullable {
+						return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+					}
+					row[k] = nil
+					continue
+				}
+				row[k] = col.Default(c, now)
+				continue
+			}
+			cv, err := value(t, col, v)
+			if err != nil {
+				return nil, err
+			}
+			row[k] = cv
+		}
+		plan.Rows = append(plan.Rows, row)
+	}
+	// Columns without a default that some row lacks would be NULL; drop a
+	// column that no row sets so the database default applies.
+	plan.Columns = presentColumns(plan.Columns, plan.Rows)
+	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if t.CheckInsert != nil && !c.Service() {
+			for _, row := range plan.Rows {
+				if err := t.CheckInsert(ctx, tx, c, row); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
+		return tx.Insert(ctx, plan)
+	})
+}
+
+func presentColumns(cols []string, rows []map[string]any) []string {
+	var out []string
+	for _, c := range cols {
+		for _, r := range rows {
+			if _, ok := r[c]; ok {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	// Rows missing a present column get NULL, as PostgREST does with ?columns.
+	for _, r := range rows {
+		for _, c := range out {
+			if _, ok := r[c]; !ok {
+				r[c] = nil
+			}
+		}
+	}
+	return out
+}
+
+// filtered builds the WHERE of an update or delete: the caller's filters
+// (at least one, as pg-safeupdate demands) and the row policy.
+func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request, verb string) (*fairbalance.Cond, error) {
+	fs := req.FiltersOn("")
+	if len(fs) == 0 {
+		return nil, pgErr(http.StatusBadRequest, "21000", verb+" requires a WHERE clause", "", "")
+	}
+	policy, ok := rows(c, t)
+	if !ok {
+		policy = nothing
+	}
+	conds := []*fairbalance.Cond{policy}
+	for _, f := range fs {
+		fc, err := cond(c, t, f)
+		if err != nil {
+			return nil, err
+		}
+		conds = append(conds, fc)
+	}
+	return and(conds...), nil
+}
+
+// Update runs a PATCH on a table.
+func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+	t, err := d.table(table)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Service() && (t.CanUpdate == nil || !t.CanUpdate(c)) {
+		return nil, denied(c, "permission denied for table "+t.Name)
+	}
+	in, err := decodeRows(body)
+	if err != nil {
+		return nil, err
+	}
+	if len(in) != 1 {
+		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Expected a single JSON object for an update", "", "")
+	}
+	values := map[string]any{}
+	var cols []string
+	for k, v := range in[0] {
+		col := t.column(k)
+		if col == nil {
+			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+		}
+		if !writable(c, col) {
+			return nil, denied(c, "permission denied for table "+t.Name)
+		}
+		cv, err := value(t, col, v)
+		if err != nil {
+			return nil, err
+		}
+		values[k] = cv
+		cols = append(cols, k)
+	}
+	where, err := d.filtered(c, t, req, "UPDATE")
+	if err != nil {
+		return nil, err
+	}
+	if len(cols) == 0 {
+		return &WriteResult{Rows: json.RawMessage("[]")}, nil
+	}
+	if col := t.column("updated_at"); col != nil && col.ServerSet && !contains(cols, "updated_at") {
+		values["updated_at"] = d.Now()
+		cols = append(cols, "updated_at")
+	}
+	ret, err := d.returning(c, t, req)
+	if err != nil {
+		return nil, err
+	}
+	plan := &fairbalance.WritePlan{Table: t.Name, Rows: []map[string]any{values}, Columns: cols, Where: where, Returning: ret}
+	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if t.CheckUpdate != nil && !c.Service() {
+			if err := t.CheckUpdate(ctx, tx, c, values, where); err != nil {
+				return nil, 0, err
+			}
+		}
+		return tx.Update(ctx, plan)
+	})
+}
+
+// Delete runs a DELETE on a table.
+func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.Request) (*WriteResult, error) {
+	t, err := d.table(table)
+	if err != nil {
+		return nil, err
+	}
+	if !c.Service() && (t.CanDelete == nil || !t.CanDelete(c)) {
+		return nil, denied(c, "permission denied for table "+t.Name)
+	}
+	where, err := d.filtered(c, t, req, "DELETE")
+	if err != nil {
+		return nil, err
+	}
+	ret, err := d.returning(c, t, req)
+	if err != nil {
+		return nil, err
+	}
+	plan := &fairbalance.WritePlan{Table: t.Name, Where: where, Returning: ret}
+	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		return tx.Delete(ctx, plan)
+	})
+}
+
+// write runs one write in a transaction, rolling it back when a singular
+// response is asked for and the write did not affect exactly one row.
+func (d *Data) write(ctx context.Context, c Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
+	var res WriteResult
+	var singular *pgrest.Error
+	err := d.store.Tx(ctx, func(tx fairbalance.Tx) error {
+		rows, n, err := fn(tx)
+		if err != nil {
+			return err
+		}
+		if req.Singular && n != 1 {
+			singular = singularError(n)
+			return errRollback
+		}
+		res.Rows, res.Affected = rows, n
+		return nil
+	})
+	if singular != nil {
+		return nil, singular
+	}
+	if err != nil {
+		return nil, d.storeError(c, t.Name, err)
+	}
+	return &res, nil
+}

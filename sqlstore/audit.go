@@ -1,0 +1,289 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"fairbalance"
+)
+
+// The audit trail (see fairbalance.AuditStore). Every transaction handle
+// that Tx passes to its function implements fairbalance.AuditStore as well
+// as fairbalance.IdentityStore, so a service records the audit entry of a
+// change in the change's own transaction:
+//
+//	db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+//		… change …
+//		return tx.(fairbalance.AuditStore).AppendAudit(ctx, entry)
+//	})
+//
+// AuditTx and AuditView give the same methods without the assertion.
+var _ fairbalance.AuditStore = (*querier)(nil)
+
+// AuditTx runs fn in one write transaction, exactly as Tx does (on SQLite
+// possibly group-committed with others), handing it the audit trail.
+func (db *DB) AuditTx(ctx context.Context, fn func(tx fairbalance.AuditStore) error) error {
+	return db.Tx(ctx, func(tx fairbalance.Tx) error { return fn(tx.(*querier)) })
+}
+
+// AuditView returns the audit trail for reads outside a transaction (on
+// SQLite, the read-only pool). Its AppendAudit always fails.
+func (db *DB) AuditView() fairbalance.AuditStore { return db.read() }
+
+var errAuditOutsideTx = errors.New("sqlstore: AppendAudit outside a write transaction")
+
+const auditColumns = `org_id, seq, actor_id, actor_email, action, object_type, object_id,
+ before_data, after_data, meta, ip, user_agent, created_at, prev_hash, hash`
+
+// AppendAudit implements fairbalance.AuditStore. The chain head row is
+// locked first (FOR UPDATE on PostgreSQL; SQLite's write lock is already
+// held), so appenders of one organisation take turns; the entry is then
+// inserted after it and the head moved to it. Triggers refuse any insert
+// that is not at the head, and any head move other than one step forward.
+func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) error {
+	if !q.inTx {
+		return errAuditOutsideTx
+	}
+	n := *e
+	if n.CreatedAt.IsZero() {
+		n.CreatedAt = time.Now()
+	}
+	if err := n.Normalize(); err != nil {
+		return err
+	}
+	seq, prev, err := q.lockChainHead(ctx, n.OrgID)
+	if err != nil {
+		return err
+	}
+	n.ID, n.PrevHash = seq+1, prev
+	n.Hash = n.ComputeHash()
+	if _, err := q.exec(ctx, `INSERT INTO audit_log (`+auditColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+		n.OrgID, n.ID, n.ActorID, n.ActorEmail, n.Action, n.ObjectType, n.ObjectID,
+		string(n.Before), string(n.After), string(n.Meta), n.IP, n.UserAgent, n.CreatedAt, n.PrevHash, n.Hash); err != nil {
+		return fmt.Errorf("sqlstore: append audit entry: %w", err)
+	}
+	if err := mustAffect(q.exec(ctx, `UPDATE audit_chain_head SET seq = ?, hash = ? WHERE org_id = ?`, n.ID, n.Hash, n.OrgID)); err != nil {
+		return fmt.Errorf("sqlstore: move audit chain head: %w", err)
+	}
+	*e = n
+	return nil
+}
+
+// lockChainHead returns the last seq and hash of orgID's chain, creating an
+// empty head for a new chain, and holds the head's row lock on PostgreSQL.
+func (q *querier) lockChainHead(ctx context.Context, orgID string) (seq int64, hash string, err error) {
+	const sel = `SELECT seq, hash FROM audit_chain_head WHERE org_id = ?`
+	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash))
+	if !errors.Is(err, fairbalance.ErrNotFound) {
+		return seq, hash, err
+	}
+	// A new chain. DO NOTHING (not a plain INSERT) because on PostgreSQL a
+	// concurrent first append may be creating the same head: this insert
+	// waits for it, and the SELECT then locks the row it committed.
+	if _, err := q.exec(ctx, `INSERT INTO audit_chain_head (org_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (org_id) DO NOTHING`, orgID, fairbalance.GenesisHash); err != nil {
+		return 0, "", fmt.Errorf("sqlstore: create audit chain head: %w", err)
+	}
+	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash))
+	return seq, hash, err
+}
+
+func scanAudit(s scanner) (fairbalance.AuditEntry, error) {
+	var e fairbalance.AuditEntry
+	var before, after, meta string
+	err := s.Scan(&e.OrgID, &e.ID, &e.ActorID, &e.ActorEmail, &e.Action, &e.ObjectType, &e.ObjectID,
+		&before, &after, &meta, &e.IP, &e.UserAgent, &e.CreatedAt, &e.PrevHash, &e.Hash)
+	if err != nil {
+		return e, translate(err)
+	}
+	e.Before, e.After, e.Meta = rawJSON(before), rawJSON(after), rawJSON(meta)
+	e.CreatedAt = e.CreatedAt.UTC()
+	return e, nil
+}
+
+func rawJSON(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
+}
+
+// ListAudit implements fairbalance.AuditStore. Every filter has an index
+// that ends in seq (see 0002_audit.sql), so a page is a short backward
+// range read whatever the size of the chain.
+func (q *querier) ListAudit(ctx context.Context, f fairbalance.AuditFilter) ([]fairbalance.AuditEntry, error) {
+	if f.ObjectID != "" && f.ObjectType == "" {
+		return nil, fairbalance.Errorf(fairbalance.KindInvalid, "invalid_filter", "Filtering by object id needs the object type.")
+	}
+	limit := f.Limit
+	switch {
+	case limit <= 0:
+		limit = fairbalance.DefaultAuditPage
+	case limit > fairbalance.MaxAuditPage:
+		limit = fairbalance.MaxAuditPage
+	}
+	var b strings.Builder
+	b.WriteString(`SELECT ` + auditColumns + ` FROM audit_log WHERE org_id = ?`)
+	args := []any{f.OrgID}
+	cond := func(sql string, arg any) {
+		b.WriteString(` AND ` + sql)
+		args = append(args, arg)
+	}
+	if f.ActorID != "" {
+		cond(`actor_id = ?`, f.ActorID)
+	}
+	if f.Action != "" {
+		cond(`action = ?`, f.Action)
+	}
+	if f.ObjectType != "" {
+		cond(`object_type = ?`, f.ObjectType)
+	}
+	if f.ObjectID != "" {
+		cond(`object_id = ?`, f.ObjectID)
+	}
+	if !f.Since.IsZero() {
+		cond(`created_at >= ?`, f.Since.UTC())
+	}
+	if !f.Until.IsZero() {
+		cond(`created_at < ?`, f.Until.UTC())
+	}
+	if f.Before > 0 {
+		cond(`seq < ?`, f.Before)
+	}
+	b.WriteString(` ORDER BY seq DESC LIMIT ?`)
+	args = append(args, limit)
+	rows, err := q.query(ctx, b.String(), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]fairbalance.AuditEntry, 0, min(limit, 64))
+	for rows.Next() {
+		e, err := scanAudit(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, translate(rows.Err())
+}
+
+// AuditChains implements fairbalance.AuditStore. The organisations are
+// found by skipping from one org_id to the next in the (org_id, seq) index,
+// so the cost grows with the number of chains, not of entries.
+func (q *querier) AuditChains(ctx context.Context) ([]string, error) {
+	rows, err := q.query(ctx, `WITH RECURSIVE orgs(org_id) AS (
+  SELECT MIN(org_id) FROM audit_log
+  UNION ALL
+  SELECT (SELECT MIN(l.org_id) FROM audit_log l WHERE l.org_id > o.org_id) FROM orgs o WHERE o.org_id IS NOT NULL
+)
+SELECT org_id FROM orgs WHERE org_id IS NOT NULL
+UNION
+SELECT org_id FROM audit_chain_head
+ORDER BY 1`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, translate(err)
+		}
+		out = append(out, id)
+	}
+	return out, translate(rows.Err())
+}
+
+// VerifyAudit implements fairbalance.AuditStore. Outside a transaction it
+// reads in a read-only snapshot transaction of its own (REPEATABLE READ on
+// PostgreSQL; a deferred read transaction on SQLite, which does not block
+// the writer), so the entries and the chain head it compares are of one
+// moment. It streams the chain in one query, in seq order.
+func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
+	if q.tx != nil {
+		return q.verifyAudit(ctx, orgID)
+	}
+	opts := &sql.TxOptions{ReadOnly: true}
+	if q.d.postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	tx, err := q.pool.BeginTx(ctx, opts)
+	if err != nil {
+		return fairbalance.AuditVerification{}, fmt.Errorf("sqlstore: begin audit verification: %w", err)
+	}
+	s := &querier{pool: q.pool, tx: tx, stmts: q.stmts, d: q.d}
+	v, err := s.verifyAudit(ctx, orgID)
+	_ = tx.Rollback() // read-only: nothing to keep
+	for _, query := range s.missed {
+		_, _ = q.stmts.get(context.WithoutCancel(ctx), q.pool, query)
+	}
+	return v, err
+}
+
+func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
+	v := fairbalance.AuditVerification{OrgID: orgID, HeadHash: fairbalance.GenesisHash}
+	var headSeq int64
+	err := translate(q.row(ctx, `SELECT seq, hash FROM audit_chain_head WHERE org_id = ?`, orgID).Scan(&headSeq, &v.HeadHash))
+	hasHead := err == nil
+	if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+		return v, fmt.Errorf("sqlstore: read audit chain head: %w", err)
+	}
+	rows, err := q.query(ctx, `SELECT `+auditColumns+` FROM audit_log WHERE org_id = ? ORDER BY seq`, orgID)
+	if err != nil {
+		return v, fmt.Errorf("sqlstore: read audit chain: %w", err)
+	}
+	defer rows.Close()
+	broken := func(at int64, reason string, args ...any) {
+		if v.BrokenAt == 0 {
+			v.BrokenAt, v.Reason = at, fmt.Sprintf(reason, args...)
+		}
+	}
+	prevHash := fairbalance.GenesisHash
+	for rows.Next() {
+		e, err := scanAudit(rows)
+		if err != nil {
+			return v, fmt.Errorf("sqlstore: read audit chain: %w", err)
+		}
+		v.Entries++
+		if v.BrokenAt != 0 {
+			continue // only counting from here
+		}
+		want := v.Entries
+		switch {
+		case e.ID > want:
+			broken(want, "%s: entry %d is missing (the next one is %d)", fairbalance.AuditGap, want, e.ID)
+		case e.ID < want:
+			broken(e.ID, "%s: entry %d appears more than once", fairbalance.AuditGap, e.ID)
+		case e.ComputeHash() != e.Hash:
+			broken(e.ID, "%s: the entry's contents do not match its hash", fairbalance.AuditHashMismatch)
+		case e.PrevHash != prevHash && e.ID == 1:
+			broken(e.ID, "%s: the first entry does not start from the genesis hash", fairbalance.AuditBrokenLink)
+		case e.PrevHash != prevHash:
+			broken(e.ID, "%s: prev_hash is not the hash of entry %d", fairbalance.AuditBrokenLink, e.ID-1)
+		}
+		prevHash = e.Hash
+	}
+	if err := rows.Err(); err != nil {
+		return v, fmt.Errorf("sqlstore: read audit chain: %w", translate(err))
+	}
+	// The chain head catches what the links cannot: entries removed from
+	// the end, or added past it.
+	switch {
+	case v.BrokenAt != 0:
+	case !hasHead && v.Entries > 0:
+		broken(1, "%s: the chain has entries but no head", fairbalance.AuditHeadMismatch)
+	case v.Entries < headSeq:
+		broken(v.Entries+1, "%s: entry %d is missing (the chain head is at %d)", fairbalance.AuditGap, v.Entries+1, headSeq)
+	case v.Entries > headSeq:
+		broken(headSeq+1, "%s: entry %d is past the chain head (at %d)", fairbalance.AuditHeadMismatch, headSeq+1, headSeq)
+	case prevHash != v.HeadHash:
+		broken(v.Entries, "%s: the last entry's hash is not the recorded head hash", fairbalance.AuditHeadMismatch)
+	}
+	v.OK = v.BrokenAt == 0
+	return v, nil
+}

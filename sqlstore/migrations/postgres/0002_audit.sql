@@ -1,0 +1,72 @@
+-- The audit trail: one hash chain per organisation (org_id '' is the
+-- instance's own chain). Entries are numbered per chain by seq, from 1,
+-- without gaps; audit_chain_head holds each chain's last seq and hash, is
+-- locked (SELECT … FOR UPDATE) by every append, and is updated in its
+-- transaction. Functions are created unqualified, in the current schema.
+CREATE TABLE audit_log (
+  org_id TEXT NOT NULL,
+  seq BIGINT NOT NULL,
+  actor_id TEXT NOT NULL DEFAULT '',
+  actor_email TEXT NOT NULL DEFAULT '',
+  action TEXT NOT NULL,
+  object_type TEXT NOT NULL DEFAULT '',
+  object_id TEXT NOT NULL DEFAULT '',
+  -- JSON values in canonical form, as text (not jsonb, which would re-order
+  -- keys and re-spell numbers): stored byte for byte as hashed.
+  before_data TEXT NOT NULL DEFAULT '',
+  after_data TEXT NOT NULL DEFAULT '',
+  meta TEXT NOT NULL DEFAULT '',
+  ip TEXT NOT NULL DEFAULT '',
+  user_agent TEXT NOT NULL DEFAULT '',
+  created_at TIMESTAMPTZ NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  CONSTRAINT audit_log_org_seq_key UNIQUE (org_id, seq)
+);
+-- (org_id, seq) above serves the newest-first listing and verification;
+-- each filter has an index ending in seq, so a filtered page with a cursor
+-- is one index range read backwards.
+CREATE INDEX audit_log_action_idx ON audit_log (org_id, action, seq);
+CREATE INDEX audit_log_actor_idx ON audit_log (org_id, actor_id, seq);
+CREATE INDEX audit_log_object_idx ON audit_log (org_id, object_type, object_id, seq);
+CREATE INDEX audit_log_created_idx ON audit_log (org_id, created_at);
+
+CREATE TABLE audit_chain_head (
+  org_id TEXT PRIMARY KEY,
+  seq BIGINT NOT NULL,
+  hash TEXT NOT NULL
+);
+
+-- Append-only, TRUNCATE included.
+CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME; END $$;
+CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
+
+-- An entry can only be added at the head of its chain.
+CREATE FUNCTION audit_log_at_head() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM audit_chain_head h WHERE h.org_id = NEW.org_id AND h.seq + 1 = NEW.seq AND h.hash = NEW.prev_hash) THEN
+    RAISE EXCEPTION 'audit_log entries are appended at the chain head';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER audit_log_at_head BEFORE INSERT ON audit_log
+FOR EACH ROW EXECUTE FUNCTION audit_log_at_head();
+
+-- A chain head only moves forward, one entry at a time, and is never removed.
+CREATE FUNCTION audit_chain_head_forward() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.org_id IS DISTINCT FROM OLD.org_id OR NEW.seq IS DISTINCT FROM OLD.seq + 1 THEN
+    RAISE EXCEPTION 'audit_chain_head only moves forward';
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER audit_chain_head_forward BEFORE UPDATE ON audit_chain_head
+FOR EACH ROW EXECUTE FUNCTION audit_chain_head_forward();
+CREATE TRIGGER audit_chain_head_no_delete BEFORE DELETE ON audit_chain_head
+FOR EACH ROW EXECUTE FUNCTION audit_log_append_only();
+CREATE TRIGGER audit_chain_head_no_truncate BEFORE TRUNCATE ON audit_chain_head
+FOR EACH STATEMENT EXECUTE FUNCTION audit_log_append_only();
