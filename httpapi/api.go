@@ -35,8 +35,8 @@ type Config struct {
 type Deps struct {
 	Identity *service.Identity
 	// Data serves /rest/v1; nil serves no table.
-	Data *service.Data
-	Store    fairbalance.Store
+	Data  *service.Data
+	Store fairbalance.Store
 	// UI is the built web app, nil when it was not built.
 	UI  fs.FS
 	Log *slog.Logger

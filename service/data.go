@@ -355,11 +355,11 @@ var nothing = &fairbalance.Cond{Logic: "or"} // matches no row
 
 // ReadResult is the outcome of a read.
 type ReadResult struct {
-	Rows   json.RawMessage
-	Count  int // rows returned
-	Total  int64
+	Rows    json.RawMessage
+	Count   int // rows returned
+	Total   int64
 	Counted bool
-	Offset int
+	Offset  int
 }
 
 // Read runs a GET on a table.
