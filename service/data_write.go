@@ -280,6 +280,9 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 	if err != nil {
 		return nil, err
 	}
+	if len(req.FiltersOn("")) == 0 {
+		return nil, pgErr(http.StatusBadRequest, "21000", "UPDATE requires a WHERE clause", "", "")
+	}
 	if !c.Service() && (t.CanUpdate == nil || !t.CanUpdate(c)) {
 		return nil, denied(c, "permission denied for table "+t.Name)
 	}
@@ -338,6 +341,10 @@ func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.R
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
+	}
+	// As with pg-safeupdate, a missing filter is refused before anything else.
+	if len(req.FiltersOn("")) == 0 {
+		return nil, pgErr(http.StatusBadRequest, "21000", "DELETE requires a WHERE clause", "", "")
 	}
 	if !c.Service() && (t.CanDelete == nil || !t.CanDelete(c)) {
 		return nil, denied(c, "permission denied for table "+t.Name)

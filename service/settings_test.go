@@ -109,6 +109,15 @@ func (e *secEnv) authEvents(action string) []fairbalance.AuthEvent {
 
 func ptr[T any](v T) *T { return &v }
 
+func payloadOf(t *testing.T, ev fairbalance.AuthEvent) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(ev.Payload, &m); err != nil {
+		t.Fatalf("payload %s: %v", ev.Payload, err)
+	}
+	return m
+}
+
 func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 	t.Parallel()
 	forEachSecBackend(t, false, func(t *testing.T, e *secEnv) {
@@ -389,7 +398,7 @@ func TestRecoveryStatusAndInitialSetup(t *testing.T) {
 			t.Fatalf("profile %+v %v", p, err)
 		}
 		ev := e.authEvents("safe_admin_created")
-		if len(ev) != 1 || !strings.Contains(string(ev[0].Payload), `"via":"initial_setup"`) {
+		if len(ev) != 1 || payloadOf(t, ev[0])["via"] != "initial_setup" {
 			t.Fatalf("audit %+v", ev)
 		}
 		// The new admin signs in, and is an admin for the settings.
@@ -462,7 +471,7 @@ func TestRecoveryMigrate(t *testing.T) {
 			t.Fatalf("service role: %v", err)
 		}
 		ev := e.authEvents("db_migrated")
-		if len(ev) != 2 || !strings.Contains(string(ev[0].Payload), `"via":"recovery_key"`) || !strings.Contains(string(ev[1].Payload), `"via":"service_role"`) {
+		if len(ev) != 2 || payloadOf(t, ev[0])["via"] != "recovery_key" || payloadOf(t, ev[1])["via"] != "service_role" {
 			t.Fatalf("audit %+v", ev)
 		}
 	})

@@ -611,7 +611,7 @@ func BenchmarkListAudit(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer db.Close()
-	const total, batch = 200_000, 20_000
+	const total, batch = 1_000_000, 20_000
 	actions := []string{"asset.create", "asset.update", "version.upload", "review.submit", "review.decide",
 		"annotation.create", "comment.reply", "member.invite", "settings.update", "auth.sign_in"}
 	start := time.Now()

@@ -1,0 +1,131 @@
+// The data API (/rest/v1) through the unmodified supabase-js client: the
+// spec's onboarding calls, row policies across organisations, filters,
+// counting, singular responses and PostgREST's error objects.
+import assert from 'node:assert/strict';
+import { perBackend, confirmedUser, signedIn, decodeJwt } from '../lib/server.mjs';
+
+async function member(srv, data) {
+  const u = await confirmedUser(srv, { data });
+  const { client, session } = await signedIn(srv, u.email, u.password);
+  return { ...u, client, uid: decodeJwt(session.access_token).payload.sub };
+}
+
+// Onboarding as the spec's data calls do it: create an organisation, join
+// it, become its admin.
+async function onboard(srv, name) {
+  const m = await member(srv, { first_name: 'Ada', last_name: name });
+  const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
+  assert.equal(error, null, JSON.stringify(error));
+  assert.equal(org.name, name);
+  let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);
+  assert.equal(r.error, null, JSON.stringify(r.error));
+  assert.equal(r.status, 204);
+  r = await m.client.from('profiles_v2').update({ role: 'admin', full_name: `Ada ${name}` }).eq('id', m.uid);
+  assert.equal(r.error, null, JSON.stringify(r.error));
+  return { ...m, org };
+}
+
+perBackend((ctx) => {
+  const { it } = ctx;
+
+  it('onboarding: insert org returning the row, join it, first admin, read back', async () => {
+    const a = await onboard(ctx.srv, 'Acme Pharma');
+    const { data: me, error } = await a.client.from('profiles_v2').select('org_id, role').eq('id', a.uid).single();
+    assert.equal(error, null);
+    assert.deepEqual(me, { org_id: a.org.id, role: 'admin' });
+    const { data: admins } = await a.client.from('profiles_v2').select('id, role').eq('role', 'admin');
+    assert.deepEqual(admins.map((p) => p.id), [a.uid]);
+    const { data: named } = await a.client.from('profiles_v2').select('full_name, role, avatar_url').eq('id', a.uid).maybeSingle();
+    assert.equal(named.full_name, 'Ada Acme Pharma');
+    // Embedding one level: the organisation of a profile and the members of an organisation.
+    const { data: withOrg } = await a.client.from('profiles_v2').select('id, orgs(name)').eq('id', a.uid).single();
+    assert.deepEqual(withOrg.orgs, { name: 'Acme Pharma' });
+    const { data: orgs } = await a.client.from('orgs').select('name, members:profiles_v2(full_name)');
+    assert.deepEqual(orgs, [{ name: 'Acme Pharma', members: [{ full_name: 'Ada Acme Pharma' }] }]);
+  });
+
+  it('one organisation never sees or changes another', async () => {
+    const a = await onboard(ctx.srv, 'Alpha Bio');
+    const b = await onboard(ctx.srv, 'Beta Med');
+    const { data: seen } = await b.client.from('orgs').select('id');
+    assert.deepEqual(seen.map((o) => o.id), [b.org.id]);
+    const single = await b.client.from('orgs').select('*').eq('id', a.org.id).single();
+    assert.equal(single.error.code, 'PGRST116');
+    assert.equal(single.status, 406);
+    const { data: profiles } = await b.client.from('profiles_v2').select('id').eq('id', a.uid);
+    assert.deepEqual(profiles, []);
+    // Writing another organisation's rows affects nothing.
+    const upd = await b.client.from('profiles_v2').update({ full_name: 'Hijacked' }).eq('id', a.uid).select();
+    assert.equal(upd.error, null);
+    assert.deepEqual(upd.data, []);
+    const { data: still } = await a.client.from('profiles_v2').select('full_name').eq('id', a.uid).single();
+    assert.equal(still.full_name, 'Ada Alpha Bio');
+    // Joining someone else's organisation by writing the column is refused.
+    const c = await member(ctx.srv);
+    const join = await c.client.from('profiles_v2').update({ org_id: a.org.id }).eq('id', c.uid);
+    assert.equal(join.error?.code, '42501');
+    assert.equal(join.status, 403);
+    // Nobody raises their own role once admins exist.
+    const raise = await c.client.from('profiles_v2').update({ role: 'admin' }).eq('id', c.uid);
+    assert.equal(raise.error?.code, '42501');
+    // The anon key reaches nothing of any organisation.
+    const anon = await ctx.srv.client().from('orgs').select('*');
+    assert.equal(anon.error?.code, '42501');
+    assert.equal(anon.status, 401);
+  });
+
+  it('filters, ordering, paging and exact counts', async () => {
+    const a = await onboard(ctx.srv, 'Gamma Health');
+    const svc = ctx.srv.admin();
+    // Members of the organisation, created with the service role (full rights).
+    for (const [i, role] of ['marketer', 'viewer', 'reviewer_legal', 'viewer'].entries()) {
+      const u = await confirmedUser(ctx.srv, { data: { full_name: `Member ${i}` } });
+      const r = await svc.from('profiles_v2').update({ org_id: a.org.id, role }).eq('id', u.id);
+      assert.equal(r.error, null, JSON.stringify(r.error));
+    }
+    const c = a.client.from('profiles_v2');
+    let r = await c.select('full_name', { count: 'exact' }).eq('role', 'viewer').order('full_name', { ascending: false });
+    assert.deepEqual(r.data.map((p) => p.full_name), ['Member 3', 'Member 1']);
+    assert.equal(r.count, 2);
+    r = await a.client.from('profiles_v2').select('full_name', { count: 'exact' }).order('full_name').range(1, 2);
+    assert.equal(r.count, 5);
+    assert.equal(r.status, 206);
+    assert.deepEqual(r.data.map((p) => p.full_name), ['Member 0', 'Member 1']);
+    r = await a.client.from('profiles_v2').select('role').in('role', ['marketer', 'reviewer_legal']).order('role');
+    assert.deepEqual(r.data, [{ role: 'marketer' }, { role: 'reviewer_legal' }]);
+    r = await a.client.from('profiles_v2').select('full_name').or('role.eq.admin,full_name.ilike.*ber 2');
+    assert.deepEqual(r.data.map((p) => p.full_name).sort(), ['Ada Gamma Health', 'Member 2']);
+    r = await a.client.from('profiles_v2').select('full_name').not('role', 'in', '(viewer,admin)').order('full_name');
+    assert.deepEqual(r.data.map((p) => p.full_name), ['Member 0', 'Member 2']);
+    const head = await a.client.from('profiles_v2').select('*', { count: 'exact', head: true });
+    assert.equal(head.count, 5);
+    assert.equal(head.data, null);
+  });
+
+  it("PostgREST's errors", async () => {
+    const a = await onboard(ctx.srv, 'Delta Labs');
+    let r = await a.client.from('no_such_table').select('*');
+    assert.equal(r.error.code, 'PGRST205');
+    assert.equal(r.status, 404);
+    r = await a.client.from('orgs').select('id, nope');
+    assert.equal(r.error.code, '42703');
+    assert.equal(r.status, 400);
+    r = await a.client.from('profiles_v2').delete();
+    assert.equal(r.error.code, '21000');
+    r = await a.client.from('profiles_v2').update({ full_name: 'x' });
+    assert.equal(r.error.code, '21000');
+    r = await a.client.from('orgs').insert({ name: 'Another' });
+    assert.equal(r.error.code, '42501'); // one organisation per member
+    r = await a.client.from('profiles_v2').update({ no_column: 1 }).eq('id', a.uid);
+    assert.equal(r.error.code, 'PGRST204');
+    r = await a.client.from('profiles_v2').select('*').eq('created_at', 'not a time');
+    assert.equal(r.error.code, '22P02');
+    r = await a.client.from('profiles_v2').select('*').filter('role', 'bogus', 'x');
+    assert.equal(r.error.code, 'PGRST100');
+    r = await a.client.from('profiles_v2').update({ role: 'emperor' }).eq('id', a.uid);
+    assert.equal(r.error.code, '23514');
+    // A filter value is never SQL.
+    r = await a.client.from('profiles_v2').select('id').eq('full_name', "x' OR '1'='1");
+    assert.deepEqual(r.data, []);
+  });
+});
