@@ -244,3 +244,60 @@ func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Req
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// handleRPC serves POST (and GET for read-only functions) on
+// /rest/v1/rpc/{fn}.
+func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
+	if !a.checkAPIKey(w, r) {
+		return
+	}
+	fail := func(err error) { restError(w, r, a, err) }
+	if a.data == nil {
+		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST202", Message: "Could not find the function public." + r.PathValue("fn") + " in the schema cache"})
+		return
+	}
+	caller, err := a.restCaller(r)
+	if err != nil {
+		fail(err)
+		return
+	}
+	args := map[string]any{}
+	get := false
+	switch r.Method {
+	case http.MethodPost:
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+			return
+		}
+		if len(strings.TrimSpace(string(body))) > 0 {
+			if err := json.Unmarshal(body, &args); err != nil {
+				fail(&pgrest.Error{Status: http.StatusBadRequest, Code: "PGRST102", Message: "Empty or invalid json", Details: err.Error()})
+				return
+			}
+		}
+	case http.MethodGet, http.MethodHead:
+		get = true
+		for k, v := range r.URL.Query() {
+			args[k] = v[len(v)-1]
+		}
+	default:
+		w.Header().Set("Allow", "GET, HEAD, POST")
+		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
+		return
+	}
+	out, err := a.data.Call(r.Context(), caller, r.PathValue("fn"), args, get)
+	if err != nil {
+		fail(err)
+		return
+	}
+	if out == nil {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(out)
+	}
+}

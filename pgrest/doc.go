@@ -29,7 +29,9 @@
 // Refused with PGRST100: embedding deeper than one level, spread
 // embeddings (...rel), aggregates (count(), col.sum()), the operators
 // match, imatch, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts and wfts,
-// quantified operators (like(any), eq(all), ...), casts in filters and
-// order terms, casts to types outside CastTypes, and any name that is not
-// an identifier (quoted names are accepted only if their content is one).
+// quantified operators (like(any), eq(all), ...), embedded columns inside
+// a logic tree (or=(rel.col.eq.1); rel.or=(col.eq.1) is supported), casts
+// in filters and order terms, casts to types outside CastTypes, and any
+// name that is not an identifier (quoted names are accepted only if their
+// content is one).
 package pgrest

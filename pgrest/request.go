@@ -66,14 +66,13 @@ func relationOf(f Filter) string {
 	return ""
 }
 
-// reserved are the query parameters that are not filters, besides the
-// logic operators and the rel.order, rel.limit and rel.offset forms.
-var reserved = map[string]bool{
-	"select": true, "order": true, "limit": true, "offset": true,
-	"on_conflict": true, "columns": true,
-}
+// baseParams are the reserved parameters that apply to the base table only.
+// They are parsed before the others.
+var baseParams = map[string]bool{"select": true, "on_conflict": true, "columns": true}
 
-// embedParams are the parameters that may be prefixed with a relation.
+// embedParams are the reserved parameters that may also be prefixed with a
+// relation (rel.order). The logic operators (or, and, ...) are reserved
+// too, but parsed as filters.
 var embedParams = map[string]bool{"order": true, "limit": true, "offset": true}
 
 // ParseRequest parses the query string and headers of a request on a table
@@ -139,7 +138,7 @@ func parseRequest(q url.Values, h http.Header) (*Request, *Error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if reserved[k] && !embedParams[k] {
+		if baseParams[k] {
 			continue
 		}
 		param := k

@@ -118,6 +118,7 @@ type Data struct {
 	store  fairbalance.Store
 	tables map[string]*TableSpec
 	names  []string
+	funcs  map[string]*FunctionSpec
 	// Now is the clock.
 	Now func() time.Time
 }

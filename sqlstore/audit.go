@@ -12,16 +12,17 @@ import (
 )
 
 // The audit trail (see fairbalance.AuditStore). Every transaction handle
-// that Tx passes to its function implements fairbalance.AuditStore as well
-// as fairbalance.IdentityStore, so a service records the audit entry of a
-// change in the change's own transaction:
+// that Tx passes to its function implements fairbalance.AuditStore besides
+// fairbalance.Tx, so a service records the audit entry of a change in the
+// change's own transaction:
 //
-//	db.Tx(ctx, func(tx fairbalance.IdentityStore) error {
+//	db.Tx(ctx, func(tx fairbalance.Tx) error {
 //		… change …
 //		return tx.(fairbalance.AuditStore).AppendAudit(ctx, entry)
 //	})
 //
-// AuditTx and AuditView give the same methods without the assertion.
+// (Once fairbalance.Tx embeds AuditStore the assertion goes.) AuditTx and
+// AuditView give the same methods for audit-only work.
 var _ fairbalance.AuditStore = (*querier)(nil)
 
 // AuditTx runs fn in one write transaction, exactly as Tx does (on SQLite

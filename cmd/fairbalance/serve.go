@@ -77,13 +77,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
+	data := service.NewData(db, service.RecordTables()...)
+	data.RegisterFunctions(data.RecordFunctions()...)
+
 	ui, built := web.Dist()
 	if !built {
 		ui = nil
 	}
 	api := httpapi.New(httpapi.Config{
 		Version: version, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
-	}, httpapi.Deps{Identity: id, Data: service.NewData(db, service.RecordTables()...), Store: db, UI: ui, Log: log,
+	}, httpapi.Deps{Identity: id, Data: data, Store: db, UI: ui, Log: log,
 		Settings: settings, Recovery: recovery})
 
 	srv := &http.Server{

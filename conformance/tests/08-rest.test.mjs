@@ -128,4 +128,38 @@ perBackend((ctx) => {
     r = await a.client.from('profiles_v2').select('id').eq('full_name', "x' OR '1'='1");
     assert.deepEqual(r.data, []);
   });
+
+  it('invitations: create_invite, get_invite, accept_invite', async () => {
+    const a = await onboard(ctx.srv, 'Epsilon Rx');
+    const invitee = await confirmedUser(ctx.srv);
+    const { data: inv, error } = await a.client.rpc('create_invite', { email: invitee.email, role: 'reviewer_medical' });
+    assert.equal(error, null, JSON.stringify(error));
+    assert.equal(inv.role, 'reviewer_medical');
+    assert.ok(inv.token.length >= 32);
+    // Anyone holding the token may read only the e-mail and the role.
+    const look = await ctx.srv.client().rpc('get_invite', { token: inv.token });
+    assert.deepEqual(look.data, { email: invitee.email, role: 'reviewer_medical' });
+    const bad = await ctx.srv.client().rpc('get_invite', { token: 'nope' });
+    assert.equal(bad.error.message, 'Invalid invite token');
+    // The invitations table is not listable by token from the client.
+    const list = await ctx.srv.client().from('invites').select('*');
+    assert.equal(list.error.code, 'PGRST205');
+    // Someone else cannot use the invitation.
+    const other = await member(ctx.srv);
+    const wrong = await other.client.rpc('accept_invite', { token: inv.token });
+    assert.equal(wrong.data.success, false);
+    // The invitee joins with the invitation's role, once.
+    const { client } = await signedIn(ctx.srv, invitee.email, invitee.password);
+    const ok = await client.rpc('accept_invite', { token: inv.token });
+    assert.deepEqual(ok.data, { success: true, error: null, role: 'reviewer_medical' });
+    const { data: me } = await client.from('profiles_v2').select('org_id, role').eq('id', invitee.id).single();
+    assert.deepEqual(me, { org_id: a.org.id, role: 'reviewer_medical' });
+    const again = await client.rpc('accept_invite', { token: inv.token });
+    assert.deepEqual(again.data, { success: false, error: 'Invalid invite token' });
+    // Only administrators invite; unknown functions are PostgREST's 404.
+    const refused = await client.rpc('create_invite', { email: 'x@example.com', role: 'viewer' });
+    assert.equal(refused.error.code, '42501');
+    const missing = await client.rpc('no_such_function', {});
+    assert.equal(missing.error.code, 'PGRST202');
+  });
 });
