@@ -44,8 +44,8 @@ lint: web/node_modules/.package-lock.json ## gofmt, go vet, and the web linter a
 	cd web && npm run lint && npm run typecheck
 
 .PHONY: generate
-generate: ## regenerate generated code
-	$(GO) generate $$($(GO) list ./... | grep -v /node_modules/)
+generate: ## regenerate generated code (the web app's Database type)
+	$(GO) run -tags noui ./cmd/fairbalance gen types --out web/src/lib/database.types.ts
 
 .PHONY: bench
 bench: build ## run the HTTP benchmarks (wrk) against a fresh instance; see bench/README.md

@@ -301,3 +301,17 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(out)
 	}
 }
+
+// handleRestRoot serves the OpenAPI description of the registry.
+func (a *API) handleRestRoot(w http.ResponseWriter, r *http.Request) {
+	if !a.checkAPIKey(w, r) {
+		return
+	}
+	if a.data == nil {
+		writeJSON(w, http.StatusOK, map[string]any{"swagger": "2.0", "paths": map[string]any{}})
+		return
+	}
+	w.Header().Set("Content-Type", "application/openapi+json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	_ = json.NewEncoder(w).Encode(a.data.OpenAPI(r.Host, a.cfg.Version))
+}

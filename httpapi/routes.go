@@ -47,6 +47,7 @@ func (a *API) Handler() http.Handler {
 	// Data API (/rest/v1), PostgREST-compatible, over the registry.
 	mux.HandleFunc("/rest/v1/{table}", a.handleRest)
 	mux.HandleFunc("/rest/v1/rpc/{fn}", a.handleRPC)
+	mux.HandleFunc("GET /rest/v1/{$}", a.handleRestRoot)
 
 	// Operations.
 	mux.HandleFunc("GET /api/health", a.handleHealth)

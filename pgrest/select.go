@@ -245,9 +245,6 @@ func (s *scanner) selectItem(depth int) (SelectItem, *Error) {
 		}
 	}
 	if s.peek() == '!' || s.peek() == '(' {
-		if first == "count" && strings.HasPrefix(s.src[s.pos:], "()") {
-			return SelectItem{}, s.errAt(start, "aggregate functions are not supported")
-		}
 		return s.embed(alias, first, depth, start)
 	}
 	it := SelectItem{Alias: alias, Column: first}
@@ -303,6 +300,9 @@ func (s *scanner) embed(alias, rel string, depth, start int) (SelectItem, *Error
 	}
 	if err := s.expect(")"); err != nil {
 		return SelectItem{}, s.unexpected(`"," or ")"`)
+	}
+	if rel == "count" && len(items) == 0 {
+		return SelectItem{}, s.errAt(start, "aggregate functions are not supported")
 	}
 	e.Select = items
 	return SelectItem{Alias: alias, Embed: e}, nil

@@ -152,6 +152,8 @@ func TestParseSelectErrors(t *testing.T) {
 		{"...users(id)", "spread embedding"},
 		{"count()", "aggregate functions are not supported"},
 		{"n:count()", "aggregate functions are not supported"},
+		{"count( )", "aggregate functions are not supported"},
+		{"count!inner()", "aggregate functions are not supported"},
 		{"amount.sum()", "aggregate functions"},
 		{"a.b", "aggregate functions"},
 		{"*x", `unexpected "x" expecting "," or end of input`},

@@ -4,6 +4,7 @@
 //	fairbalance migrate                   apply database migrations and exit
 //	fairbalance admin create --email E    create a confirmed administrator account
 //	fairbalance keys [--json]             print the API keys of the data directory
+//	fairbalance gen types                 print the data API's TypeScript types
 //	fairbalance audit verify [--org ID]   verify the hash chains of the audit trail
 //	fairbalance version                   print the version
 package main
@@ -35,6 +36,7 @@ Usage:
   fairbalance migrate [flags]               apply database migrations and exit
   fairbalance admin create --email E        create a confirmed administrator
   fairbalance keys [--json]                 print the API keys (anon, service_role)
+  fairbalance gen types [--out FILE]        print the TypeScript Database type of the data API
   fairbalance audit verify [--org ID]       verify the audit trail's hash chains
   fairbalance version                       print the version
 
@@ -69,6 +71,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return admin(ctx, rest, stdin, stdout, stderr)
 	case "keys":
 		return keys(rest, stdout, stderr)
+	case "gen":
+		return gen(rest, stdout, stderr)
 	case "audit":
 		return audit(ctx, rest, stdout, stderr)
 	case "version", "--version", "-v":

@@ -77,8 +77,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
-	data := service.NewData(db, service.RecordTables()...)
-	data.RegisterFunctions(data.RecordFunctions()...)
+	data := registry(db)
 
 	ui, built := web.Dist()
 	if !built {

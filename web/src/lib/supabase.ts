@@ -1,7 +1,8 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { fetchConfig } from "./config";
+import type { Database } from "./database.types";
 
-let client: Promise<SupabaseClient> | undefined;
+let client: Promise<SupabaseClient<Database>> | undefined;
 
 /**
  * Returns the app-wide Supabase client, creating it on first use. The Go
@@ -10,7 +11,7 @@ let client: Promise<SupabaseClient> | undefined;
  * `GET /api/config`. The library is loaded on demand so screens that do not
  * need it stay small. A failed attempt is not cached: the next call retries.
  */
-export function getSupabase(): Promise<SupabaseClient> {
+export function getSupabase(): Promise<SupabaseClient<Database>> {
   client ??= createSupabase().catch((error: unknown) => {
     client = undefined;
     throw error;
@@ -18,12 +19,12 @@ export function getSupabase(): Promise<SupabaseClient> {
   return client;
 }
 
-async function createSupabase(): Promise<SupabaseClient> {
+async function createSupabase(): Promise<SupabaseClient<Database>> {
   const [{ createClient }, config] = await Promise.all([
     import("@supabase/supabase-js"),
     fetchConfig(),
   ]);
-  return createClient(window.location.origin, config.anonKey);
+  return createClient<Database>(window.location.origin, config.anonKey);
 }
 
 /** Forgets the cached client. For tests only. */
