@@ -1,0 +1,212 @@
+package service_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"testing"
+	"time"
+
+	"fairbalance"
+	"fairbalance/pgrest"
+	"fairbalance/service"
+	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/storetest"
+)
+
+// The permission matrix of the data API: every registered table and
+// function × every member role × own organisation, another organisation
+// and anonymous, against product.md section 2. A table or function added
+// to the registry without an entry here fails the test.
+
+type matrixEnv struct {
+	ctx  context.Context
+	db   *sqlstore.DB
+	data *service.Data
+	// members[org][role] is a member of org ("own" or "other") with role.
+	members map[string]map[string]service.Caller
+	orgs    map[string]string
+}
+
+func newMatrix(t *testing.T, backend string) *matrixEnv {
+	db := storetest.Open(t, backend)
+	m := &matrixEnv{ctx: context.Background(), db: db, members: map[string]map[string]service.Caller{}, orgs: map[string]string{}}
+	d := service.NewData(db, service.RecordTables()...)
+	d.RegisterFunctions(d.RecordFunctions()...)
+	m.data = d
+	now := time.Now().UTC()
+	n := 0
+	err := db.Tx(m.ctx, func(tx fairbalance.Tx) error {
+		for _, org := range []string{"own", "other"} {
+			id := fmt.Sprintf("org-%s", org)
+			m.orgs[org] = id
+			if err := tx.CreateOrg(m.ctx, &fairbalance.Org{ID: id, Name: org, CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+			m.members[org] = map[string]service.Caller{}
+			for _, role := range fairbalance.Roles {
+				n++
+				uid := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
+				if err := tx.CreateUser(m.ctx, &fairbalance.User{ID: uid, Email: fmt.Sprintf("%s-%s@example.com", org, role), CreatedAt: now, UpdatedAt: now}); err != nil {
+					return err
+				}
+				if err := tx.CreateProfile(m.ctx, &fairbalance.Profile{ID: uid, OrgID: id, Role: role, FullName: role, CreatedAt: now, UpdatedAt: now}); err != nil {
+					return err
+				}
+				m.members[org][role] = service.Caller{Role: "authenticated", UserID: uid, OrgID: id, Member: role}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func req(t *testing.T, query string) *pgrest.Request {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pgrest.ParseRequest(q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func denied(err error) bool {
+	var pe *pgrest.Error
+	return errors.As(err, &pe) && pe.Code == "42501"
+}
+
+var admins = map[string]bool{fairbalance.RoleOwner: true, fairbalance.RoleAdmin: true}
+
+func TestPermissionMatrix(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newMatrix(t, backend)
+			anon := service.Caller{Role: "anon"}
+			violations := 0
+			check := func(what string, ok bool) {
+				t.Helper()
+				if !ok {
+					violations++
+					t.Errorf("violation: %s", what)
+				}
+			}
+			tested := map[string]bool{}
+
+			// Reads: each role sees its own organisation's rows, never the other's.
+			reads := map[string]func(c service.Caller) string{
+				"orgs":               func(c service.Caller) string { return "select=id&id=in.(org-own,org-other)" },
+				"profiles_v2":        func(c service.Caller) string { return "select=id,org_id&org_id=in.(org-own,org-other)" },
+				"workspace_settings": func(c service.Caller) string { return "select=*" },
+			}
+			for table, q := range reads {
+				tested[table] = true
+				for _, role := range fairbalance.Roles {
+					c := m.members["own"][role]
+					res, err := m.data.Read(m.ctx, c, table, req(t, q(c)))
+					if err != nil {
+						check(fmt.Sprintf("%s cannot read %s: %v", role, table, err), false)
+						continue
+					}
+					var rows []map[string]any
+					_ = json.Unmarshal(res.Rows, &rows)
+					for _, r := range rows {
+						if org, ok := r["org_id"]; ok && org != m.orgs["own"] {
+							check(fmt.Sprintf("%s sees %s of %v", role, table, org), false)
+						}
+						if table == "orgs" && r["id"] != m.orgs["own"] {
+							check(fmt.Sprintf("%s sees org %v", role, r["id"]), false)
+						}
+					}
+					check(fmt.Sprintf("%s sees no %s of its own organisation", role, table), len(rows) > 0)
+				}
+				_, err := m.data.Read(m.ctx, anon, table, req(t, q(anon)))
+				check("anonymous reads "+table, denied(err))
+			}
+
+			// Writes on orgs: admins rename their own organisation only; nobody
+			// creates a second one or deletes one.
+			for _, role := range fairbalance.Roles {
+				c := m.members["own"][role]
+				_, err := m.data.Update(m.ctx, c, "orgs", req(t, "id=eq.org-own"), []byte(`{"name":"Renamed"}`))
+				check(fmt.Sprintf("%s renames its organisation: %v", role, err), (err == nil) == admins[role])
+				res, err := m.data.Update(m.ctx, c, "orgs", req(t, "id=eq.org-other"), []byte(`{"name":"Hijacked"}`))
+				check(fmt.Sprintf("%s renames another organisation", role), err != nil || res.Affected == 0)
+				_, err = m.data.Insert(m.ctx, c, "orgs", req(t, ""), []byte(`{"name":"Second"}`))
+				check(fmt.Sprintf("%s creates a second organisation", role), denied(err))
+				_, err = m.data.Delete(m.ctx, c, "orgs", req(t, "id=eq.org-own"))
+				check(fmt.Sprintf("%s deletes its organisation", role), denied(err))
+			}
+
+			// Writes on profiles: names by the member or an admin; roles only by
+			// an admin, never one's own, never above one's own; no membership moves.
+			for _, role := range fairbalance.Roles {
+				c := m.members["own"][role]
+				target := m.members["own"][fairbalance.RoleViewer]
+				if role == fairbalance.RoleViewer {
+					target = m.members["own"][fairbalance.RoleMarketer]
+				}
+				_, err := m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+c.UserID), []byte(`{"full_name":"Me"}`))
+				check(fmt.Sprintf("%s renames itself: %v", role, err), err == nil)
+				_, err = m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+target.UserID), []byte(`{"full_name":"Renamed"}`))
+				check(fmt.Sprintf("%s renames a colleague: %v", role, err), (err == nil) == admins[role])
+				_, err = m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+target.UserID), []byte(`{"role":"reviewer_legal"}`))
+				check(fmt.Sprintf("%s sets a colleague's role: %v", role, err), (err == nil) == admins[role])
+				_, err = m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+target.UserID), []byte(fmt.Sprintf(`{"role":%q}`, target.Member)))
+				check(fmt.Sprintf("%s restores a colleague's role: %v", role, err), (err == nil) == admins[role] || err == nil)
+				_, err = m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+c.UserID), []byte(`{"role":"owner"}`))
+				check(fmt.Sprintf("%s raises its own role", role), role == fairbalance.RoleOwner || denied(err))
+				_, err = m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+c.UserID), []byte(`{"org_id":"org-other"}`))
+				check(fmt.Sprintf("%s moves itself to another organisation", role), denied(err))
+				other := m.members["other"][fairbalance.RoleViewer]
+				res, err := m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+other.UserID), []byte(`{"full_name":"Hijacked"}`))
+				check(fmt.Sprintf("%s renames a member of another organisation", role), err != nil || res.Affected == 0)
+				_, err = m.data.Delete(m.ctx, c, "profiles_v2", req(t, "id=eq."+target.UserID))
+				check(fmt.Sprintf("%s deletes a profile", role), denied(err))
+				_, err = m.data.Insert(m.ctx, c, "profiles_v2", req(t, ""), []byte(`{"full_name":"x"}`))
+				check(fmt.Sprintf("%s inserts a profile", role), denied(err))
+			}
+			// An admin never grants a role above their own.
+			_, err := m.data.Update(m.ctx, m.members["own"][fairbalance.RoleAdmin], "profiles_v2", req(t, "id=eq."+m.members["own"][fairbalance.RoleViewer].UserID), []byte(`{"role":"owner"}`))
+			check("admin grants owner", denied(err))
+
+			// Settings change only through the security manager.
+			for _, role := range fairbalance.Roles {
+				_, err := m.data.Update(m.ctx, m.members["own"][role], "workspace_settings", req(t, "id=eq.1"), []byte(`{"disable_signup":true}`))
+				check(fmt.Sprintf("%s writes workspace_settings directly", role), denied(err))
+			}
+
+			// Functions.
+			for _, fn := range []string{"create_invite", "get_invite", "accept_invite"} {
+				tested["rpc:"+fn] = true
+			}
+			for _, role := range fairbalance.Roles {
+				c := m.members["own"][role]
+				_, err := m.data.Call(m.ctx, c, "create_invite", map[string]any{"email": role + "-new@example.com", "role": fairbalance.RoleViewer}, false)
+				check(fmt.Sprintf("%s invites: %v", role, err), (err == nil) == admins[role])
+			}
+			_, err = m.data.Call(m.ctx, anon, "create_invite", map[string]any{"email": "x@example.com", "role": "viewer"}, false)
+			check("anonymous invites", denied(err))
+			_, err = m.data.Call(m.ctx, anon, "accept_invite", map[string]any{"token": "x"}, false)
+			check("anonymous accepts an invitation", denied(err))
+
+			for _, tbl := range m.data.Tables() {
+				check("table without a matrix entry: "+tbl.Name, tested[tbl.Name])
+			}
+			for _, f := range m.data.Functions() {
+				check("function without a matrix entry: "+f.Name, tested["rpc:"+f.Name])
+			}
+			if violations > 0 {
+				t.Fatalf("%d violations", violations)
+			}
+		})
+	}
+}
