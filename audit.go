@@ -242,8 +242,9 @@ type AuditVerification struct {
 // the transaction of the change it records.
 type AuditStore interface {
 	// AppendAudit normalises e (see Normalize), sets CreatedAt to now when
-	// zero, and appends it to the chain of e.OrgID, filling ID, PrevHash and
-	// Hash. It must be called inside a write transaction; outside one it
+	// zero and to the previous entry's CreatedAt when earlier (time never
+	// goes backwards along a chain), and appends it to the chain of
+	// e.OrgID, filling ID, PrevHash and Hash. It must be called inside a write transaction; outside one it
 	// fails. Appends to one chain are serialised until the transaction ends
 	// (on PostgreSQL the chain head stays locked), so call it late in the
 	// transaction. It returns an *Error of KindInvalid for an entry that

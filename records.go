@@ -2,6 +2,7 @@ package fairbalance
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -101,6 +102,11 @@ type WorkspaceSettings struct {
 type RecordStore interface {
 	CreateOrg(ctx context.Context, o *Org) error
 	OrgByID(ctx context.Context, id string) (*Org, error)
+	// DeleteOrg removes an organisation with its invitations; its members'
+	// accounts must be gone first.
+	DeleteOrg(ctx context.Context, id string) error
+	// OrgMembers lists the profiles of an organisation.
+	OrgMembers(ctx context.Context, orgID string) ([]Profile, error)
 
 	// CreateProfile adds the member profile of a new account.
 	CreateProfile(ctx context.Context, p *Profile) error
@@ -123,4 +129,22 @@ type RecordStore interface {
 	// WorkspaceSettings reads the instance's settings (the row always exists).
 	WorkspaceSettings(ctx context.Context) (*WorkspaceSettings, error)
 	UpdateWorkspaceSettings(ctx context.Context, w *WorkspaceSettings) error
+}
+
+// The demo organisation: recognisable by its ids (a run of zeros), its
+// name, and its members' e-mail domain.
+const (
+	DemoOrgID       = "00000000-0000-4000-8000-00000000d3e0"
+	DemoOrgName     = "Demo Pharma"
+	DemoEmailDomain = "demo.example.com"
+)
+
+// DemoUserID is the id of the demo member with the given role.
+func DemoUserID(role string) string {
+	for i, r := range Roles {
+		if r == role {
+			return fmt.Sprintf("00000000-0000-4000-8000-0000000d%04d", i+1)
+		}
+	}
+	return ""
 }

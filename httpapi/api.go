@@ -29,6 +29,9 @@ type Config struct {
 	ForwardedForHeader string
 	// AccessLog logs every request at Info (errors are always logged).
 	AccessLog bool
+	// Preview lets the server issue read-only sessions of the demo
+	// organisation (POST /api/preview/session).
+	Preview bool
 }
 
 // Deps are the services the HTTP surface calls.

@@ -69,8 +69,9 @@ func (b fnBody) str(k string) (string, error) {
 	return s, nil
 }
 
-// fnActor establishes the caller of a function from its credentials: the
-// service-role key, a signed-in user's access token, or the anon key (a
+// fnActor establishes the caller of a function from its credentials: a
+// bearer token that is the service-role key (or another admin-role token of
+// this instance), a signed-in user's access token, or the anon key (a
 // caller without identity). A recovery key alone also counts for the
 // repair functions, which check it.
 func (a *API) fnActor(r *http.Request, recoveryKey string) (service.Actor, error) {
@@ -85,10 +86,8 @@ func (a *API) fnActor(r *http.Request, recoveryKey string) (service.Actor, error
 		}
 		return act, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "no_authorization", Message: "Missing authorization: send the API key or a bearer token"}
 	}
-	if a.serviceRole(r) {
-		act.ServiceRole = true
-		return act, nil
-	}
+	// As on the auth admin routes, the bearer token decides (the API key
+	// stands in for it when there is no Authorization header).
 	errJWT := &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
 	c, err := a.id.ParseToken(tok)
 	if err != nil {

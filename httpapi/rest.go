@@ -78,6 +78,7 @@ func (a *API) restCaller(r *http.Request) (service.Caller, error) {
 		return service.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
 	}
 	caller.OrgID, caller.Member = p.OrgID, p.Role
+	caller.Demo = p.OrgID == fairbalance.DemoOrgID
 	return caller, nil
 }
 

@@ -51,6 +51,7 @@ func (a *API) Handler() http.Handler {
 
 	// Operations.
 	mux.HandleFunc("GET /api/health", a.handleHealth)
+	mux.Handle("POST /api/preview/session", a.auth(keyed, "preview", rulePreview, a.handlePreviewSession))
 	mux.HandleFunc("GET /api/config", a.handleConfig)
 	mux.Handle("GET /api/admin/mail", a.auth(keyed, "", noLimit, a.admin(a.handleMail)))
 	mux.HandleFunc("/api/", a.handleAPINotFound)

@@ -496,14 +496,15 @@ func listString(vals []string) string {
 	return "(" + strings.Join(parts, ",") + ")"
 }
 
-// jsonOperand recognises a JSON object or array (other than {}, which is
-// read as an empty array literal) and returns it compacted.
+// jsonOperand recognises a JSON object or array and returns it compacted.
+// An empty object ({}, { }) is not JSON here: it reads as an empty array
+// literal, which .contains(col, []) sends.
 func jsonOperand(raw string) (string, bool) {
-	if raw == "" || raw == "{}" || raw[0] != '{' && raw[0] != '[' {
+	if raw == "" || raw[0] != '{' && raw[0] != '[' {
 		return "", false
 	}
 	var b bytes.Buffer
-	if json.Compact(&b, []byte(raw)) != nil {
+	if json.Compact(&b, []byte(raw)) != nil || b.String() == "{}" {
 		return "", false
 	}
 	return b.String(), true

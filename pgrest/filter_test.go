@@ -58,6 +58,8 @@ func TestParseFilterConditions(t *testing.T) {
 		// cs / cd: array literals and JSON, as postgrest-js sends them.
 		{"tags", "cs.{a,b}", &Condition{Column: "tags", Operator: OpContains, Values: []string{"a", "b"}}},
 		{"tags", "cs.{}", &Condition{Column: "tags", Operator: OpContains, Values: []string{}}},
+		{"tags", "cd.{ }", &Condition{Column: "tags", Operator: OpContainedIn, Values: []string{}}},
+		{"meta", "cs.[]", &Condition{Column: "meta", Operator: OpContains, JSON: true, Value: "[]"}},
 		{"tags", `cs.{"a,b", c ,"d\"e"}`, &Condition{Column: "tags", Operator: OpContains, Values: []string{"a,b", "c", `d"e`}}},
 		{"tags", `cs.{a\,b}`, &Condition{Column: "tags", Operator: OpContains, Values: []string{"a,b"}}},
 		{"tags", "cd.{1,2,3}", &Condition{Column: "tags", Operator: OpContainedIn, Values: []string{"1", "2", "3"}}},

@@ -32,6 +32,13 @@ type Caller struct {
 	UserID string
 	OrgID  string
 	Member string
+	// Demo callers (members of the demo organisation) only read.
+	Demo bool
+}
+
+// demoRefusal refuses a write of a demo caller with the spec's message.
+func demoRefusal() *pgrest.Error {
+	return pgErr(http.StatusForbidden, "42501", DemoWriteRefused, "", "")
 }
 
 // Service reports whether the caller acts with full rights.

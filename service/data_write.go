@@ -116,6 +116,9 @@ func (d *Data) returning(c Caller, t *TableSpec, req *pgrest.Request) ([]fairbal
 
 // Insert runs a POST (insert or upsert) on a table.
 func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+	if c.Demo {
+		return nil, demoRefusal()
+	}
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
@@ -276,6 +279,9 @@ func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request, verb string
 
 // Update runs a PATCH on a table.
 func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+	if c.Demo {
+		return nil, demoRefusal()
+	}
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
@@ -338,6 +344,9 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 
 // Delete runs a DELETE on a table.
 func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.Request) (*WriteResult, error) {
+	if c.Demo {
+		return nil, demoRefusal()
+	}
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err

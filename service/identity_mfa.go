@@ -21,6 +21,9 @@ type Enrolment struct {
 }
 
 func nonAnonymous(p *Principal) error {
+	if IsDemoUser(p.User) {
+		return errDemo
+	}
 	if p.User.IsAnonymous {
 		return errf(fairbalance.KindForbidden, "no_authorization", "Anonymous user not allowed to perform these actions")
 	}

@@ -46,6 +46,9 @@ func isRecoverySession(sess *fairbalance.Session) bool {
 // A password change signs out the user's other sessions; an e-mail change
 // takes effect once both addresses confirm it.
 func (s *Identity) UpdateUser(ctx context.Context, c Client, p *Principal, in UpdateUserInput) (*fairbalance.User, error) {
+	if IsDemoUser(p.User) {
+		return nil, errDemo
+	}
 	if len(in.AppMetadata) > 0 && string(in.AppMetadata) != "null" {
 		return nil, errf(fairbalance.KindForbidden, "not_admin", "User not allowed")
 	}
@@ -159,6 +162,9 @@ func (s *Identity) UpdateUser(ctx context.Context, c Client, p *Principal, in Up
 // Reauthenticate e-mails a 6-digit nonce that authorises the next password
 // change of this user.
 func (s *Identity) Reauthenticate(ctx context.Context, c Client, p *Principal) error {
+	if IsDemoUser(p.User) {
+		return errDemo
+	}
 	if p.User.Email == "" {
 		return errf(fairbalance.KindInvalid, "validation_failed", "Reauthentication requires the user to have an email or a phone number")
 	}

@@ -60,6 +60,9 @@ func (d *Data) Call(ctx context.Context, c Caller, name string, args map[string]
 		sort.Strings(keys)
 		return nil, pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, strings.Join(keys, ", ")), "", "")
 	}
+	if c.Demo && !f.ReadOnly {
+		return nil, demoRefusal()
+	}
 	if get && !f.ReadOnly {
 		return nil, pgErr(http.StatusMethodNotAllowed, "25006", "cannot execute this function in a read-only transaction", "", "")
 	}

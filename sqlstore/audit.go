@@ -45,6 +45,9 @@ const auditColumns = `org_id, seq, actor_id, actor_email, action, object_type, o
 // held), so appenders of one organisation take turns; the entry is then
 // inserted after it and the head moved to it. Triggers refuse any insert
 // that is not at the head, and any head move other than one step forward.
+// An entry is never dated before its predecessor: a CreatedAt earlier than
+// the head's (a concurrent transaction took the lock first) is raised to
+// it, which keeps created_at in seq order for ListAudit's time ranges.
 func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) error {
 	if !q.inTx {
 		return errAuditOutsideTx
@@ -56,9 +59,12 @@ func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) er
 	if err := n.Normalize(); err != nil {
 		return err
 	}
-	seq, prev, err := q.lockChainHead(ctx, n.OrgID)
+	seq, prev, last, err := q.lockChainHead(ctx, n.OrgID)
 	if err != nil {
 		return err
+	}
+	if n.CreatedAt.Before(last) {
+		n.CreatedAt = last
 	}
 	n.ID, n.PrevHash = seq+1, prev
 	n.Hash = n.ComputeHash()
@@ -67,29 +73,31 @@ func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) er
 		string(n.Before), string(n.After), string(n.Meta), n.IP, n.UserAgent, n.CreatedAt, n.PrevHash, n.Hash); err != nil {
 		return fmt.Errorf("sqlstore: append audit entry: %w", err)
 	}
-	if err := mustAffect(q.exec(ctx, `UPDATE audit_chain_head SET seq = ?, hash = ? WHERE org_id = ?`, n.ID, n.Hash, n.OrgID)); err != nil {
+	if err := mustAffect(q.exec(ctx, `UPDATE audit_chain_head SET seq = ?, hash = ?, created_at = ? WHERE org_id = ?`, n.ID, n.Hash, n.CreatedAt, n.OrgID)); err != nil {
 		return fmt.Errorf("sqlstore: move audit chain head: %w", err)
 	}
 	*e = n
 	return nil
 }
 
-// lockChainHead returns the last seq and hash of orgID's chain, creating an
-// empty head for a new chain, and holds the head's row lock on PostgreSQL.
-func (q *querier) lockChainHead(ctx context.Context, orgID string) (seq int64, hash string, err error) {
-	const sel = `SELECT seq, hash FROM audit_chain_head WHERE org_id = ?`
-	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash))
+// lockChainHead returns the last seq, hash and time of orgID's chain,
+// creating an empty head for a new chain, and holds the head's row lock on
+// PostgreSQL.
+func (q *querier) lockChainHead(ctx context.Context, orgID string) (seq int64, hash string, last time.Time, err error) {
+	const sel = `SELECT seq, hash, created_at FROM audit_chain_head WHERE org_id = ?`
+	var t sql.NullTime
+	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash, &t))
 	if !errors.Is(err, fairbalance.ErrNotFound) {
-		return seq, hash, err
+		return seq, hash, t.Time, err
 	}
 	// A new chain. DO NOTHING (not a plain INSERT) because on PostgreSQL a
 	// concurrent first append may be creating the same head: this insert
 	// waits for it, and the SELECT then locks the row it committed.
 	if _, err := q.exec(ctx, `INSERT INTO audit_chain_head (org_id, seq, hash) VALUES (?, 0, ?) ON CONFLICT (org_id) DO NOTHING`, orgID, fairbalance.GenesisHash); err != nil {
-		return 0, "", fmt.Errorf("sqlstore: create audit chain head: %w", err)
+		return 0, "", time.Time{}, fmt.Errorf("sqlstore: create audit chain head: %w", err)
 	}
-	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash))
-	return seq, hash, err
+	err = translate(q.row(ctx, sel+q.forUpdate(), orgID).Scan(&seq, &hash, &t))
+	return seq, hash, t.Time, err
 }
 
 func scanAudit(s scanner) (fairbalance.AuditEntry, error) {
@@ -145,14 +153,37 @@ func (q *querier) ListAudit(ctx context.Context, f fairbalance.AuditFilter) ([]f
 	if f.ObjectID != "" {
 		cond(`object_id = ?`, f.ObjectID)
 	}
+	// A time range becomes a range of seq (created_at never decreases along
+	// a chain), found in the (org_id, created_at, seq) index; the page is
+	// then read through the index of the other filters, or the chain's own.
+	// The created_at conditions stay, so the result is exact even so.
 	if !f.Since.IsZero() {
+		var first int64
+		err := q.row(ctx, `SELECT seq FROM audit_log WHERE org_id = ? AND created_at >= ? ORDER BY created_at, seq LIMIT 1`, f.OrgID, f.Since.UTC()).Scan(&first)
+		if err = translate(err); errors.Is(err, fairbalance.ErrNotFound) {
+			return []fairbalance.AuditEntry{}, nil
+		} else if err != nil {
+			return nil, err
+		}
 		cond(`created_at >= ?`, f.Since.UTC())
+		cond(`seq >= ?`, first)
 	}
+	before := f.Before
 	if !f.Until.IsZero() {
+		var last int64
+		err := q.row(ctx, `SELECT seq FROM audit_log WHERE org_id = ? AND created_at < ? ORDER BY created_at DESC, seq DESC LIMIT 1`, f.OrgID, f.Until.UTC()).Scan(&last)
+		if err = translate(err); errors.Is(err, fairbalance.ErrNotFound) {
+			return []fairbalance.AuditEntry{}, nil
+		} else if err != nil {
+			return nil, err
+		}
 		cond(`created_at < ?`, f.Until.UTC())
+		if before <= 0 || last+1 < before {
+			before = last + 1
+		}
 	}
-	if f.Before > 0 {
-		cond(`seq < ?`, f.Before)
+	if before > 0 {
+		cond(`seq < ?`, before)
 	}
 	b.WriteString(` ORDER BY seq DESC LIMIT ?`)
 	args = append(args, limit)

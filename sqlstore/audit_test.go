@@ -169,6 +169,10 @@ func entriesFor(org string, n int) []fairbalance.AuditEntry {
 			UserAgent:  "test",
 			CreatedAt:  auditT0.Add(time.Duration(i) * time.Second),
 		}
+		if i%10 == 9 {
+			// Late: AppendAudit dates it as its predecessor.
+			out[i].CreatedAt = out[i].CreatedAt.Add(-5 * time.Second)
+		}
 		if i%2 == 1 {
 			out[i].Before = json.RawMessage(fmt.Sprintf(`{"title":"T","n":%d}`, i-1))
 		}
@@ -236,6 +240,12 @@ func TestAuditAppendAndVerify(t *testing.T) {
 				}
 				if e.Hash != e.ComputeHash() || len(e.Hash) != 64 {
 					t.Fatalf("entry %d of %q: hash %q", e.ID, e.OrgID, e.Hash)
+				}
+				if ok && e.CreatedAt.Before(prev.CreatedAt) {
+					t.Fatalf("entry %d of %q is dated before its predecessor", e.ID, e.OrgID)
+				}
+				if e.ID%10 == 0 && !e.CreatedAt.Equal(prev.CreatedAt) {
+					t.Fatalf("late entry %d of %q dated %v, want %v", e.ID, e.OrgID, e.CreatedAt, prev.CreatedAt)
 				}
 				last[e.OrgID] = e
 			}

@@ -124,3 +124,31 @@ func (q *querier) UpdateWorkspaceSettings(ctx context.Context, w *fairbalance.Wo
 	return mustAffect(q.exec(ctx, `UPDATE workspace_settings SET preview_passcode_enabled=?, preview_passcode_hash=?, site_access_mode=?, disable_signup=?, block_indexing=?, updated_by=?, updated_at=? WHERE id = 1`,
 		w.PreviewPasscodeEnabled, w.PreviewPasscodeHash, w.SiteAccessMode, w.DisableSignup, w.BlockIndexing, w.UpdatedBy, w.UpdatedAt.UTC()))
 }
+
+func (q *querier) DeleteOrg(ctx context.Context, id string) error {
+	if _, err := q.exec(ctx, `DELETE FROM invites WHERE org_id = ?`, id); err != nil {
+		return err
+	}
+	return mustAffect(q.exec(ctx, `DELETE FROM orgs WHERE id = ?`, id))
+}
+
+func (q *querier) OrgMembers(ctx context.Context, orgID string) ([]fairbalance.Profile, error) {
+	rows, err := q.query(ctx, `SELECT id, org_id, role, full_name, avatar_url, created_at, updated_at, deactivated_at FROM profiles_v2 WHERE org_id = ? ORDER BY created_at, id`, orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []fairbalance.Profile
+	for rows.Next() {
+		var p fairbalance.Profile
+		var org sql.NullString
+		var deact sql.NullTime
+		if err := rows.Scan(&p.ID, &org, &p.Role, &p.FullName, &p.AvatarURL, &p.CreatedAt, &p.UpdatedAt, &deact); err != nil {
+			return nil, translate(err)
+		}
+		p.OrgID, p.DeactivatedAt = org.String, timePtr(deact)
+		p.CreatedAt, p.UpdatedAt = p.CreatedAt.UTC(), p.UpdatedAt.UTC()
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

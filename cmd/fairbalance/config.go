@@ -31,6 +31,7 @@ type config struct {
 	AccessLog         bool
 	LogFormat         string
 	SecurePassword    bool
+	Preview           bool
 }
 
 func envString(name, def string) string {
@@ -89,5 +90,6 @@ func bindServe(fs *flag.FlagSet, c *config) {
 	fs.DurationVar(&c.SessionLifetime, "session-lifetime", envDuration("FAIRBALANCE_SESSION_LIFETIME", 7*24*time.Hour), "end sessions this long after sign-in (FAIRBALANCE_SESSION_LIFETIME)")
 	fs.DurationVar(&c.MailMinInterval, "mail-min-interval", envDuration("FAIRBALANCE_MAIL_MIN_INTERVAL", 60*time.Second), "shortest time between two e-mails of one kind to one address (FAIRBALANCE_MAIL_MIN_INTERVAL)")
 	fs.BoolVar(&c.AccessLog, "access-log", envBool("FAIRBALANCE_ACCESS_LOG", true), "log every request (FAIRBALANCE_ACCESS_LOG)")
+	fs.BoolVar(&c.Preview, "preview", envBool("FAIRBALANCE_PREVIEW", false), "issue read-only demo sessions for the preview experience; on by default only in development mode (FAIRBALANCE_PREVIEW)")
 	fs.BoolVar(&c.SecurePassword, "secure-password-change", envBool("FAIRBALANCE_SECURE_PASSWORD_CHANGE", true), "require a reauthentication code to change the password of a session older than 24 h (FAIRBALANCE_SECURE_PASSWORD_CHANGE)")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bindServe(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	previewSet := os.Getenv("FAIRBALANCE_PREVIEW") != ""
+	fs.Visit(func(f *flag.Flag) { previewSet = previewSet || f.Name == "preview" })
+	if !previewSet {
+		c.Preview = c.Dev // preview is on by default only in development mode
 	}
 	log := newLogger(c.LogFormat, stderr, c.Dev)
 
@@ -84,7 +90,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ui = nil
 	}
 	api := httpapi.New(httpapi.Config{
-		Version: version, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
+		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
 	}, httpapi.Deps{Identity: id, Data: data, Store: db, UI: ui, Log: log,
 		Settings: settings, Recovery: recovery})
 

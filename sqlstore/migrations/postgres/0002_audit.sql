@@ -29,12 +29,15 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_action_idx ON audit_log (org_id, action, seq);
 CREATE INDEX audit_log_actor_idx ON audit_log (org_id, actor_id, seq);
 CREATE INDEX audit_log_object_idx ON audit_log (org_id, object_type, object_id, seq);
-CREATE INDEX audit_log_created_idx ON audit_log (org_id, created_at);
+-- created_at never decreases along a chain, so ListAudit turns a time range
+-- into a range of seq with two lookups in this index.
+CREATE INDEX audit_log_created_idx ON audit_log (org_id, created_at, seq);
 
 CREATE TABLE audit_chain_head (
   org_id TEXT PRIMARY KEY,
   seq BIGINT NOT NULL,
-  hash TEXT NOT NULL
+  hash TEXT NOT NULL,
+  created_at TIMESTAMPTZ -- of the last entry; NULL while the chain is empty
 );
 
 -- Append-only, TRUNCATE included.
@@ -56,10 +59,11 @@ END $$;
 CREATE TRIGGER audit_log_at_head BEFORE INSERT ON audit_log
 FOR EACH ROW EXECUTE FUNCTION audit_log_at_head();
 
--- A chain head only moves forward, one entry at a time, and is never removed.
+-- A chain head only moves forward, one entry at a time and never back in
+-- time, and is never removed.
 CREATE FUNCTION audit_chain_head_forward() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.org_id IS DISTINCT FROM OLD.org_id OR NEW.seq IS DISTINCT FROM OLD.seq + 1 THEN
+  IF NEW.org_id IS DISTINCT FROM OLD.org_id OR NEW.seq IS DISTINCT FROM OLD.seq + 1 OR NEW.created_at < OLD.created_at THEN
     RAISE EXCEPTION 'audit_chain_head only moves forward';
   END IF;
   RETURN NEW;

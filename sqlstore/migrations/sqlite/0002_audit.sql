@@ -27,12 +27,15 @@ CREATE TABLE audit_log (
 CREATE INDEX audit_log_action_idx ON audit_log (org_id, action, seq);
 CREATE INDEX audit_log_actor_idx ON audit_log (org_id, actor_id, seq);
 CREATE INDEX audit_log_object_idx ON audit_log (org_id, object_type, object_id, seq);
-CREATE INDEX audit_log_created_idx ON audit_log (org_id, created_at);
+-- created_at never decreases along a chain, so ListAudit turns a time range
+-- into a range of seq with two lookups in this index.
+CREATE INDEX audit_log_created_idx ON audit_log (org_id, created_at, seq);
 
 CREATE TABLE audit_chain_head (
   org_id TEXT PRIMARY KEY,
   seq INTEGER NOT NULL,
-  hash TEXT NOT NULL
+  hash TEXT NOT NULL,
+  created_at TIMESTAMP -- of the last entry; NULL while the chain is empty
 );
 
 -- Append-only. An entry can only be added at the head of its chain.
@@ -43,9 +46,10 @@ BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
 CREATE TRIGGER audit_log_at_head BEFORE INSERT ON audit_log
 WHEN NOT EXISTS (SELECT 1 FROM audit_chain_head h WHERE h.org_id = NEW.org_id AND h.seq + 1 = NEW.seq AND h.hash = NEW.prev_hash)
 BEGIN SELECT RAISE(ABORT, 'audit_log entries are appended at the chain head'); END;
--- A chain head only moves forward, one entry at a time, and is never removed.
+-- A chain head only moves forward, one entry at a time and never back in
+-- time, and is never removed.
 CREATE TRIGGER audit_chain_head_forward BEFORE UPDATE ON audit_chain_head
-WHEN NEW.org_id IS NOT OLD.org_id OR NEW.seq IS NOT OLD.seq + 1
+WHEN NEW.org_id IS NOT OLD.org_id OR NEW.seq IS NOT OLD.seq + 1 OR NEW.created_at < OLD.created_at
 BEGIN SELECT RAISE(ABORT, 'audit_chain_head only moves forward'); END;
 CREATE TRIGGER audit_chain_head_no_delete BEFORE DELETE ON audit_chain_head
 BEGIN SELECT RAISE(ABORT, 'audit_chain_head is append-only'); END;
