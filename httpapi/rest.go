@@ -109,7 +109,9 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 		h = h.Clone()
 		h.Del("Range") // Range applies to reads only
 	}
-	req, err := pgrest.ParseRequest(r.URL.Query(), h)
+	q := r.URL.Query()
+	q.Del("apikey") // a key in the query string is not a filter
+	req, err := pgrest.ParseRequest(q, h)
 	if err != nil {
 		fail(err)
 		return
