@@ -58,7 +58,9 @@ func (c Caller) IsAdmin() bool {
 // ColumnSpec declares a column of a registered table.
 type ColumnSpec struct {
 	Name string
-	Type fairbalance.ColumnType
+	// Source is the database column when it differs from Name.
+	Source string
+	Type   fairbalance.ColumnType
 	// Read decides who may read the column; nil: whoever may read the row.
 	Read func(c Caller) bool
 	// Write decides who may set the column on insert and update; nil:
@@ -84,7 +86,10 @@ type RelationSpec struct {
 
 // TableSpec declares a table of the data API.
 type TableSpec struct {
-	Name      string
+	Name string
+	// Source is the database table when it differs from Name (two API
+	// shapes of one table, as audit_logs and audit_logs_v2).
+	Source    string
 	Columns   []ColumnSpec
 	Key       []string
 	Relations []RelationSpec
@@ -100,6 +105,23 @@ type TableSpec struct {
 	// it is written, inside the write's transaction.
 	CheckInsert func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error
 	CheckUpdate func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error
+	// Insert replaces the plain insert (plan in API names), e.g. to append
+	// to the audit chain; it returns the rows to represent and their number.
+	Insert func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error)
+}
+
+func (c *ColumnSpec) db() string {
+	if c.Source != "" {
+		return c.Source
+	}
+	return c.Name
+}
+
+func (t *TableSpec) db() string {
+	if t.Source != "" {
+		return t.Source
+	}
+	return t.Name
 }
 
 func (t *TableSpec) column(name string) *ColumnSpec {
@@ -193,7 +215,7 @@ func selectColumns(c Caller, t *TableSpec, items pgrest.Select) ([]fairbalance.S
 		case it.Star:
 			for i := range t.Columns {
 				if readable(c, &t.Columns[i]) {
-					out = append(out, fairbalance.SelectColumn{Column: t.Columns[i].Name, Alias: t.Columns[i].Name, Type: t.Columns[i].Type})
+					out = append(out, fairbalance.SelectColumn{Column: t.Columns[i].db(), Alias: t.Columns[i].Name, Type: t.Columns[i].Type})
 				}
 			}
 		default:
@@ -207,7 +229,7 @@ func selectColumns(c Caller, t *TableSpec, items pgrest.Select) ([]fairbalance.S
 			if !readable(c, col) {
 				return nil, denied(c, "permission denied for table "+t.Name)
 			}
-			out = append(out, fairbalance.SelectColumn{Column: col.Name, Alias: it.Name(), Type: col.Type})
+			out = append(out, fairbalance.SelectColumn{Column: col.db(), Alias: it.Name(), Type: col.Type})
 		}
 	}
 	return out, nil
@@ -279,7 +301,7 @@ func cond(c Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Cond, error) {
 		if !readable(c, col) {
 			return nil, denied(c, "permission denied for table "+t.Name)
 		}
-		out := &fairbalance.Cond{Column: col.Name, Operator: string(f.Operator), Negated: f.Negated}
+		out := &fairbalance.Cond{Column: col.db(), Operator: string(f.Operator), Negated: f.Negated}
 		switch f.Operator {
 		case pgrest.OpIs:
 			switch f.Value {
@@ -431,7 +453,7 @@ func (d *Data) readPlan(c Caller, table string, req *pgrest.Request) (*fairbalan
 		}
 		policy = nothing
 	}
-	plan := &fairbalance.ReadPlan{Table: t.Name, Offset: req.Offset}
+	plan := &fairbalance.ReadPlan{Table: t.db(), Offset: req.Offset}
 	if plan.Columns, err = selectColumns(c, t, req.Select); err != nil {
 		return nil, err
 	}
@@ -456,7 +478,7 @@ func (d *Data) readPlan(c Caller, table string, req *pgrest.Request) (*fairbalan
 				return nil, pgErr(http.StatusBadRequest, "PGRST100", "only one level of embedding is supported", it.String(), "")
 			}
 		}
-		e := fairbalance.Embed{Name: it.Name(), Table: rt.Name, Columns: cols, LocalColumn: rel.LocalColumn, ForeignColumn: rel.ForeignColumn, Many: rel.Many, Inner: it.Embed.Inner}
+		e := fairbalance.Embed{Name: it.Name(), Table: rt.db(), Columns: cols, LocalColumn: rel.LocalColumn, ForeignColumn: rel.ForeignColumn, Many: rel.Many, Inner: it.Embed.Inner}
 		rp, ok := rows(c, rt)
 		if !ok {
 			rp = nothing
@@ -492,7 +514,7 @@ func (d *Data) readPlan(c Caller, table string, req *pgrest.Request) (*fairbalan
 		if !readable(c, col) {
 			return nil, denied(c, "permission denied for table "+t.Name)
 		}
-		term := fairbalance.OrderTerm{Column: col.Name, Desc: o.Desc}
+		term := fairbalance.OrderTerm{Column: col.db(), Desc: o.Desc}
 		switch o.Nulls {
 		case pgrest.NullsFirst:
 			v := true

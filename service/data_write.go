@@ -230,7 +230,10 @@ func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.R
 				}
 			}
 		}
-		return tx.Insert(ctx, plan)
+		if t.Insert != nil {
+			return t.Insert(ctx, tx, c, plan)
+		}
+		return tx.Insert(ctx, t.toDB(plan))
 	})
 }
 
@@ -331,7 +334,7 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 	if err != nil {
 		return nil, err
 	}
-	plan := &fairbalance.WritePlan{Table: t.Name, Rows: []map[string]any{values}, Columns: cols, Where: where, Returning: ret}
+	plan := t.toDB(&fairbalance.WritePlan{Table: t.Name, Rows: []map[string]any{values}, Columns: cols, Where: where, Returning: ret})
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
 		if t.CheckUpdate != nil && !c.Service() {
 			if err := t.CheckUpdate(ctx, tx, c, values, where); err != nil {
@@ -366,7 +369,7 @@ func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.R
 	if err != nil {
 		return nil, err
 	}
-	plan := &fairbalance.WritePlan{Table: t.Name, Where: where, Returning: ret}
+	plan := &fairbalance.WritePlan{Table: t.db(), Where: where, Returning: ret}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
 		return tx.Delete(ctx, plan)
 	})
@@ -396,4 +399,43 @@ func (d *Data) write(ctx context.Context, c Caller, t *TableSpec, req *pgrest.Re
 		return nil, d.storeError(c, t.Name, err)
 	}
 	return &res, nil
+}
+
+// toDB renames a plan built with API names to database names (tables and
+// columns with a Source). Conditions are built with database names already.
+func (t *TableSpec) toDB(p *fairbalance.WritePlan) *fairbalance.WritePlan {
+	if t.Source == "" {
+		same := true
+		for _, c := range t.Columns {
+			same = same && c.Source == ""
+		}
+		if same {
+			return p
+		}
+	}
+	name := func(n string) string {
+		if c := t.column(n); c != nil {
+			return c.db()
+		}
+		return n
+	}
+	out := *p
+	out.Table = t.db()
+	out.Columns = make([]string, len(p.Columns))
+	for i, c := range p.Columns {
+		out.Columns[i] = name(c)
+	}
+	out.Rows = make([]map[string]any, len(p.Rows))
+	for i, r := range p.Rows {
+		m := make(map[string]any, len(r))
+		for k, v := range r {
+			m[name(k)] = v
+		}
+		out.Rows[i] = m
+	}
+	out.OnConflict = make([]string, len(p.OnConflict))
+	for i, c := range p.OnConflict {
+		out.OnConflict[i] = name(c)
+	}
+	return &out
 }

@@ -43,11 +43,11 @@ const auditColumns = `org_id, seq, actor_id, actor_email, action, object_type, o
 // AppendAudit implements fairbalance.AuditStore. The chain head row is
 // locked first (FOR UPDATE on PostgreSQL; SQLite's write lock is already
 // held), so appenders of one organisation take turns; the entry is then
-// inserted after it and the head moved to it. Triggers refuse any insert
-// that is not at the head, and any head move other than one step forward.
-// An entry is never dated before its predecessor: a CreatedAt earlier than
-// the head's (a concurrent transaction took the lock first) is raised to
-// it, which keeps created_at in seq order for ListAudit's time ranges.
+// inserted after it and the head moved to it; a trigger refuses any head
+// move other than one step forward. An entry is never dated before its
+// predecessor: a CreatedAt earlier than the head's (a concurrent
+// transaction took the lock first) is raised to it, which keeps created_at
+// in seq order for ListAudit's time ranges.
 func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) error {
 	if !q.inTx {
 		return errAuditOutsideTx
@@ -64,7 +64,7 @@ func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) er
 		return err
 	}
 	if n.CreatedAt.Before(last) {
-		n.CreatedAt = last
+		n.CreatedAt = last.UTC()
 	}
 	n.ID, n.PrevHash = seq+1, prev
 	n.Hash = n.ComputeHash()
@@ -235,7 +235,9 @@ ORDER BY 1`)
 // reads in a read-only snapshot transaction of its own (REPEATABLE READ on
 // PostgreSQL; a deferred read transaction on SQLite, which does not block
 // the writer), so the entries and the chain head it compares are of one
-// moment. It streams the chain in one query, in seq order.
+// moment. It streams the chain in one query, in seq order. Inside a write
+// transaction it reads in that transaction, which on SQLite holds the only
+// writer for as long as it takes: verify through AuditView.
 func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
 	if q.tx != nil {
 		return q.verifyAudit(ctx, orgID)

@@ -405,7 +405,7 @@ func tamper(t *testing.T, db *sqlstore.DB, backend string, stmts ...string) {
 	if backend == "postgres" {
 		stmts = append(append([]string{"ALTER TABLE audit_log DISABLE TRIGGER USER"}, stmts...), "ALTER TABLE audit_log ENABLE TRIGGER USER")
 	} else {
-		stmts = append([]string{"DROP TRIGGER IF EXISTS audit_log_no_update", "DROP TRIGGER IF EXISTS audit_log_no_delete", "DROP TRIGGER IF EXISTS audit_log_at_head"}, stmts...)
+		stmts = append([]string{"DROP TRIGGER IF EXISTS audit_log_no_update", "DROP TRIGGER IF EXISTS audit_log_no_delete"}, stmts...)
 	}
 	for _, s := range stmts {
 		if err := db.TamperForTest(ctx, s); err != nil {
@@ -434,10 +434,8 @@ func TestAuditTamperingIsRefusedOrDetected(t *testing.T) {
 				`DELETE FROM audit_chain_head WHERE org_id = 'org-ok'`,
 				`UPDATE audit_chain_head SET seq = seq - 1 WHERE org_id = 'org-tail'`,
 				`UPDATE audit_chain_head SET seq = seq + 2 WHERE org_id = 'org-tail'`,
-				// Inserting anywhere but at the head, or not linked to it.
+				// An entry in place of another.
 				`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('org-ok', 3, 'x', '2026-01-01 00:00:00+00', 'p', 'h')`,
-				`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('org-ok', 11, 'x', '2026-01-01 00:00:00+00', 'p', 'h')`,
-				`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('org-new', 1, 'x', '2026-01-01 00:00:00+00', 'p', 'h')`,
 			} {
 				if err := db.TamperForTest(ctx, s); err == nil {
 					t.Errorf("allowed: %s", s)
@@ -468,15 +466,26 @@ func TestAuditTamperingIsRefusedOrDetected(t *testing.T) {
 			// A deleted entry in the middle, and at the end.
 			tamper(t, db, backend, `DELETE FROM audit_log WHERE org_id = 'org-gap' AND seq = 5`)
 			tamper(t, db, backend, `DELETE FROM audit_log WHERE org_id = 'org-tail' AND seq = 10`)
-			// A well-formed entry added past the head.
-			x := fairbalance.AuditEntry{ID: 11, OrgID: "org-extra", Action: "asset.delete", CreatedAt: auditT0, PrevHash: byOrg["org-extra"][9].Hash}
-			x.Hash = x.ComputeHash()
+			// Well-formed entries inserted through normal SQL (there is no
+			// INSERT trigger): past the head of a chain, and as a chain of
+			// their own.
 			ts := auditT0.String() // as the SQLite driver writes times
 			if backend == "postgres" {
 				ts = auditT0.Format(time.RFC3339Nano)
 			}
-			tamper(t, db, backend, fmt.Sprintf(`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('org-extra', 11, 'asset.delete', '%s', '%s', '%s')`,
-				ts, x.PrevHash, x.Hash))
+			for _, x := range []fairbalance.AuditEntry{
+				{ID: 11, OrgID: "org-extra", Action: "asset.delete", CreatedAt: auditT0, PrevHash: byOrg["org-extra"][9].Hash},
+				{ID: 1, OrgID: "org-forged", Action: "asset.delete", CreatedAt: auditT0, PrevHash: fairbalance.GenesisHash},
+			} {
+				x.Hash = x.ComputeHash()
+				if err := db.TamperForTest(ctx, fmt.Sprintf(`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('%s', %d, '%s', '%s', '%s', '%s')`,
+					x.OrgID, x.ID, x.Action, ts, x.PrevHash, x.Hash)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if orgs, err := db.AuditView().AuditChains(ctx); err != nil || !slices.Contains(orgs, "org-forged") || len(orgs) != 7 {
+				t.Fatalf("chains %q, %v", orgs, err)
+			}
 
 			for _, c := range []struct {
 				org    string
@@ -488,6 +497,7 @@ func TestAuditTamperingIsRefusedOrDetected(t *testing.T) {
 				{"org-gap", 5, fairbalance.AuditGap},
 				{"org-tail", 10, fairbalance.AuditGap},
 				{"org-extra", 11, fairbalance.AuditHeadMismatch},
+				{"org-forged", 1, fairbalance.AuditHeadMismatch},
 			} {
 				v, err := db.AuditView().VerifyAudit(ctx, c.org)
 				if err != nil {
@@ -529,6 +539,8 @@ func TestAuditListPagination(t *testing.T) {
 				"range":    {Since: auditT0.Add(50 * time.Second), Until: auditT0.Add(150 * time.Second)},
 				"combined": {Action: "asset.update", ActorID: "user-0", Since: auditT0.Add(30 * time.Second)},
 				"nothing":  {Action: "no.such.action"},
+				"future":   {Since: auditT0.Add(time.Hour)},
+				"past":     {Until: auditT0},
 			}
 			match := func(f fairbalance.AuditFilter, e fairbalance.AuditEntry) bool {
 				return e.OrgID == f.OrgID &&

@@ -213,13 +213,17 @@ func (b *sqlBuilder) colJSON(a string, c fairbalance.SelectColumn) string {
 		ref = a + "." + ref
 	}
 	if b.d.postgres {
+		if c.Type == fairbalance.TypeJSON {
+			// JSON may be stored as text (the audit trail keeps canonical text).
+			return "NULLIF(" + ref + "::text, '')::json"
+		}
 		return ref
 	}
 	switch c.Type {
 	case fairbalance.TypeBoolean:
 		return "json(CASE WHEN " + ref + " IS NULL THEN 'null' WHEN " + ref + " THEN 'true' ELSE 'false' END)"
 	case fairbalance.TypeJSON, fairbalance.TypeTextArray:
-		return "json(" + ref + ")"
+		return "json(NULLIF(" + ref + ", ''))"
 	case fairbalance.TypeTimestamp:
 		// Stored as "2006-01-02 15:04:05.999999999-07:00"; served as ISO 8601.
 		return "replace(" + ref + ", ' ', 'T')"
