@@ -252,6 +252,7 @@ type Tx interface {
 	IdentityStore
 	RecordStore
 	DataStore
+	AuditStore
 }
 
 // Store is the whole storage port: reads outside transactions, and write

@@ -169,9 +169,7 @@ func (a *API) handleFunction(w http.ResponseWriter, r *http.Request) {
 	case fnSecurityManager:
 		err = a.securityManager(w, r, act, action, body)
 	default:
-		// Demo data arrives with its own service; until then the function
-		// exists and says so.
-		fnError(w, http.StatusNotImplemented, "not_implemented", "Demo data is not available yet")
+		err = a.demoData(w, r, act, action)
 	}
 	if err != nil {
 		a.fnFail(w, r, err)
@@ -350,4 +348,45 @@ func settingsPatch(raw json.RawMessage) (service.SettingsPatch, error) {
 		}
 	}
 	return p, nil
+}
+
+// demoData serves demo-data-manager: CHECK_DEMO_DATA for anyone;
+// SEED_DEMO_DATA for administrators, the recovery key or the service role
+// (and anyone while preview is enabled, since the preview seeds it anyway);
+// REMOVE_DEMO_DATA for administrators, the recovery key or the service role.
+func (a *API) demoData(w http.ResponseWriter, r *http.Request, act service.Actor, action string) error {
+	ctx := r.Context()
+	details := func(st *service.DemoStatus) map[string]any {
+		return map[string]any{"organizations": st.Orgs, "orgs": st.Orgs, "users": st.Users, "assets": st.Assets}
+	}
+	switch action {
+	case "CHECK_DEMO_DATA":
+		st, err := a.id.CheckDemo(ctx)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "hasDemo": st.HasDemo, "details": details(st)})
+	case "SEED_DEMO_DATA":
+		if !a.cfg.Preview {
+			if err := a.id.AuthoriseDemo(ctx, act); err != nil {
+				return err
+			}
+		}
+		st, err := a.id.SeedDemo(ctx, act.Client)
+		if err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Demo data seeded", "details": details(st)})
+	case "REMOVE_DEMO_DATA":
+		if err := a.id.AuthoriseDemo(ctx, act); err != nil {
+			return err
+		}
+		if err := a.id.RemoveDemo(ctx, act.Client); err != nil {
+			return err
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "All demo data has been successfully removed", "details": map[string]any{"organizations": 0, "users": 0, "assets": 0}})
+	default:
+		return unknownAction(action)
+	}
+	return nil
 }

@@ -163,11 +163,28 @@ func TestFunctionsRequestShapes(t *testing.T) {
 		fnErr(h.fn("security-manager", map[string]any{"action": "NOPE"}, bearer(h.service)), http.StatusBadRequest, "unknown_action")
 		fnErr(h.do("POST", "/functions/v1/db-recovery", raw(`{"action":`)), http.StatusBadRequest, "bad_json")
 		fnErr(h.fn("db-recovery", map[string]any{"action": 7}), http.StatusBadRequest, "validation_failed")
-		// Demo data is not there yet, and says so in JSON.
-		m := fnErr(h.fn("demo-data-manager", map[string]any{"action": "CHECK_DEMO_DATA"}), http.StatusNotImplemented, "not_implemented")
-		if m["message"] != "Demo data is not available yet" {
-			t.Fatalf("demo body %v", m)
+		// Demo data: anyone checks; seeding and removal need the recovery key
+		// (or an administrator, or the service role); removal is exact.
+		m := fnOK(h.fn("demo-data-manager", map[string]any{"action": "CHECK_DEMO_DATA"}))
+		if m["hasDemo"] != false {
+			t.Fatalf("demo check %v", m)
 		}
+		fnErr(h.fn("demo-data-manager", map[string]any{"action": "SEED_DEMO_DATA"}), http.StatusUnauthorized, "no_authorization")
+		m = fnOK(h.fn("demo-data-manager", map[string]any{"action": "SEED_DEMO_DATA"}, h.recoveryKey()))
+		if d, _ := m["details"].(map[string]any); d["organizations"] != float64(1) || d["users"] != float64(len(fairbalance.Roles)) {
+			t.Fatalf("demo seed %v", m)
+		}
+		if m = fnOK(h.fn("demo-data-manager", map[string]any{"action": "CHECK_DEMO_DATA"})); m["hasDemo"] != true {
+			t.Fatalf("demo check after seeding %v", m)
+		}
+		m = fnOK(h.fn("demo-data-manager", map[string]any{"action": "REMOVE_DEMO_DATA"}, h.recoveryKey()))
+		if m["message"] != "All demo data has been successfully removed" {
+			t.Fatalf("demo removal %v", m)
+		}
+		if m = fnOK(h.fn("demo-data-manager", map[string]any{"action": "CHECK_DEMO_DATA"})); m["hasDemo"] != false {
+			t.Fatalf("demo check after removal %v", m)
+		}
+		fnErr(h.fn("demo-data-manager", map[string]any{"action": "NOPE"}), http.StatusBadRequest, "unknown_action")
 		// Preflight, as a browser sends it before functions-js's POST.
 		origin := "http://localhost:3000"
 		r = h.do("OPTIONS", "/functions/v1/db-recovery", nil, key(""), header("Origin", origin),

@@ -45,6 +45,9 @@ func newMatrix(t *testing.T, backend string) *matrixEnv {
 			if err := tx.CreateOrg(m.ctx, &fairbalance.Org{ID: id, Name: org, CreatedAt: now, UpdatedAt: now}); err != nil {
 				return err
 			}
+			if err := tx.AppendAudit(m.ctx, &fairbalance.AuditEntry{OrgID: id, Action: "org.seeded"}); err != nil {
+				return err
+			}
 			m.members[org] = map[string]service.Caller{}
 			for _, role := range fairbalance.Roles {
 				n++
@@ -106,6 +109,8 @@ func TestPermissionMatrix(t *testing.T) {
 				"orgs":               func(c service.Caller) string { return "select=id&id=in.(org-own,org-other)" },
 				"profiles_v2":        func(c service.Caller) string { return "select=id,org_id&org_id=in.(org-own,org-other)" },
 				"workspace_settings": func(c service.Caller) string { return "select=*" },
+				"audit_logs_v2":      func(c service.Caller) string { return "select=id,org_id,action" },
+				"audit_logs":         func(c service.Caller) string { return "select=id,org_id,action" },
 			}
 			for table, q := range reads {
 				tested[table] = true
@@ -130,6 +135,42 @@ func TestPermissionMatrix(t *testing.T) {
 				}
 				_, err := m.data.Read(m.ctx, anon, table, req(t, q(anon)))
 				check("anonymous reads "+table, denied(err))
+			}
+
+			// Every member writes to its organisation's audit trail (as itself,
+			// in its organisation, whatever the body says); nobody edits it.
+			forged := map[string]string{
+				"audit_logs_v2": `{"action":"test.event","org_id":"org-other","actor_id":"someone-else"}`,
+				"audit_logs":    `{"action":"test.event","org_id":"org-other","actor_user_id":"someone-else"}`,
+			}
+			for _, table := range []string{"audit_logs_v2", "audit_logs"} {
+				for _, role := range fairbalance.Roles {
+					c := m.members["own"][role]
+					res, err := m.data.Insert(m.ctx, c, table, req(t, "select=*"), []byte(forged[table]))
+					check(fmt.Sprintf("%s appends to %s: %v", role, table, err), err == nil && res.Affected == 1)
+					_, err = m.data.Update(m.ctx, c, table, req(t, "action=eq.test.event"), []byte(`{"action":"rewritten"}`))
+					check(fmt.Sprintf("%s rewrites %s", role, table), denied(err))
+					_, err = m.data.Delete(m.ctx, c, table, req(t, "action=eq.test.event"))
+					check(fmt.Sprintf("%s deletes from %s", role, table), denied(err))
+				}
+				_, err := m.data.Insert(m.ctx, anon, table, req(t, ""), []byte(`{"action":"x"}`))
+				check("anonymous appends to "+table, denied(err))
+			}
+			for _, org := range []string{"own", "other"} {
+				ents, err := m.db.View().ListAudit(m.ctx, fairbalance.AuditFilter{OrgID: m.orgs[org], Limit: 1000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := 1 + 2*len(fairbalance.Roles)
+				if org == "other" {
+					want = 1
+				}
+				check(fmt.Sprintf("%d entries in %s's chain, want %d", len(ents), org, want), len(ents) == want)
+				for _, e := range ents {
+					check("entry with a forged actor", e.ActorID != "someone-else")
+				}
+				v, err := m.db.View().VerifyAudit(m.ctx, m.orgs[org])
+				check(fmt.Sprintf("chain of %s verifies: %+v %v", org, v, err), err == nil && v.OK)
 			}
 
 			// Writes on orgs: admins rename their own organisation only; nobody

@@ -173,3 +173,10 @@ func IsDemoUser(u *fairbalance.User) bool {
 const DemoWriteRefused = "Demo mode: writes disabled. This is a read-only preview."
 
 var errDemo = errf(fairbalance.KindForbidden, "demo_read_only", DemoWriteRefused)
+
+// AuthoriseDemo checks that an actor may seed or remove demo data: the
+// recovery key, the service role or an administrator, as for repairs.
+func (s *Identity) AuthoriseDemo(ctx context.Context, a Actor) error {
+	_, err := s.authoriseRepair(ctx, a)
+	return err
+}

@@ -218,5 +218,5 @@ func WorkspaceSettingsTable() *TableSpec {
 
 // RecordTables are the organisation records served by the data API.
 func RecordTables() []*TableSpec {
-	return []*TableSpec{OrgsTable(), ProfilesTable(), WorkspaceSettingsTable()}
+	return []*TableSpec{OrgsTable(), ProfilesTable(), WorkspaceSettingsTable(), AuditLogsV2Table(), AuditLogsTable()}
 }

@@ -5,6 +5,83 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      audit_logs: {
+        Row: {
+          id: number
+          org_id: string | null
+          action: string
+          actor_user_id: string | null
+          entity_type: string | null
+          entity_id: string | null
+          before_json: Json | null
+          after_json: Json | null
+          created_at: string
+        }
+        Insert: {
+          id?: number
+          org_id?: string | null
+          action: string
+          actor_user_id?: string | null
+          entity_type?: string | null
+          entity_id?: string | null
+          before_json?: Json | null
+          after_json?: Json | null
+          created_at?: string
+        }
+        Update: {
+          id?: number
+          org_id?: string | null
+          action?: string
+          actor_user_id?: string | null
+          entity_type?: string | null
+          entity_id?: string | null
+          before_json?: Json | null
+          after_json?: Json | null
+          created_at?: string
+        }
+        Relationships: [
+        ]
+      }
+      audit_logs_v2: {
+        Row: {
+          id: number
+          org_id: string | null
+          actor_id: string | null
+          actor_email: string
+          action: string
+          object_type: string | null
+          object_id: string | null
+          meta: Json | null
+          created_at: string
+          hash: string
+        }
+        Insert: {
+          id?: number
+          org_id?: string | null
+          actor_id?: string | null
+          actor_email?: string
+          action: string
+          object_type?: string | null
+          object_id?: string | null
+          meta?: Json | null
+          created_at?: string
+          hash?: string
+        }
+        Update: {
+          id?: number
+          org_id?: string | null
+          actor_id?: string | null
+          actor_email?: string
+          action?: string
+          object_type?: string | null
+          object_id?: string | null
+          meta?: Json | null
+          created_at?: string
+          hash?: string
+        }
+        Relationships: [
+        ]
+      }
       orgs: {
         Row: {
           id: string
