@@ -593,7 +593,9 @@ func arrayString(vals []string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		if v == "" || strings.EqualFold(v, "NULL") || strings.ContainsAny(v, ",{}\"\\ \t\n\r\v\f") {
+		// Brackets are quoted too: inside a logic tree the operand must
+		// stay balanced.
+		if v == "" || strings.EqualFold(v, "NULL") || strings.ContainsAny(v, ",{}[]()\"\\ \t\n\r\v\f") {
 			v = `"` + r.Replace(v) + `"`
 		}
 		parts[i] = v
