@@ -162,4 +162,36 @@ perBackend((ctx) => {
     const missing = await client.rpc('no_such_function', {});
     assert.equal(missing.error.code, 'PGRST202');
   });
+
+  it("onboarding audit entries, written as the spec's client writes them", async () => {
+    const a = await onboard(ctx.srv, 'Zeta Care');
+    const rows = [
+      { action: 'organization_created', actor_id: a.uid, org_id: a.org.id, object_type: 'organization', object_id: a.org.id, meta: { organization_name: 'Zeta Care', industry: 'pharma' } },
+      { action: 'user_invited', actor_id: a.uid, org_id: a.org.id, object_type: 'user_invite', meta: { invited_email: 'x@example.com', invited_role: 'marketer', invitation_method: 'onboarding_wizard' } },
+      { action: 'onboarding_completed', actor_id: a.uid, org_id: a.org.id, meta: { completed_steps: ['organization_setup', 'user_invites'] } },
+    ];
+    for (const row of rows) {
+      const { error } = await a.client.from('audit_logs_v2').insert(row);
+      assert.equal(error, null, JSON.stringify(error));
+    }
+    // A forged actor or organisation in the body is replaced by the caller's.
+    const other = await onboard(ctx.srv, 'Eta Pharma');
+    await a.client.from('audit_logs_v2').insert({ action: 'forged', actor_id: other.uid, org_id: other.org.id });
+    const { data } = await a.client.from('audit_logs_v2').select('action, actor_id, org_id, meta').order('id', { ascending: false }).limit(4);
+    assert.deepEqual(data.map((e) => e.action), ['forged', 'onboarding_completed', 'user_invited', 'organization_created']);
+    for (const e of data) {
+      assert.equal(e.actor_id, a.uid);
+      assert.equal(e.org_id, a.org.id);
+    }
+    assert.deepEqual(data[3].meta, { industry: 'pharma', organization_name: 'Zeta Care' });
+    const { data: theirs } = await other.client.from('audit_logs_v2').select('action');
+    assert.deepEqual(theirs, []);
+    // The older shape reads the same trail; nothing in it can be changed.
+    const { data: old } = await a.client.from('audit_logs').select('action, actor_user_id, entity_type').eq('action', 'organization_created').single();
+    assert.deepEqual(old, { action: 'organization_created', actor_user_id: a.uid, entity_type: 'organization' });
+    const upd = await a.client.from('audit_logs_v2').update({ action: 'rewritten' }).eq('action', 'forged');
+    assert.equal(upd.error.code, '42501');
+    const del = await a.client.from('audit_logs').delete().eq('action', 'forged');
+    assert.equal(del.error.code, '42501');
+  });
 });
