@@ -244,11 +244,11 @@ type AuditStore interface {
 	// AppendAudit normalises e (see Normalize), sets CreatedAt to now when
 	// zero and to the previous entry's CreatedAt when earlier (time never
 	// goes backwards along a chain), and appends it to the chain of
-	// e.OrgID, filling ID, PrevHash and Hash. It must be called inside a write transaction; outside one it
-	// fails. Appends to one chain are serialised until the transaction ends
-	// (on PostgreSQL the chain head stays locked), so call it late in the
-	// transaction. It returns an *Error of KindInvalid for an entry that
-	// Normalize refuses.
+	// e.OrgID, filling ID, PrevHash and Hash. It must be called inside a
+	// write transaction; outside one it fails. Appends to one chain are
+	// serialised until the transaction ends (on PostgreSQL the chain head
+	// stays locked), so call it late in the transaction. It returns an
+	// *Error of KindInvalid for an entry that Normalize refuses.
 	AppendAudit(ctx context.Context, e *AuditEntry) error
 	// ListAudit returns up to f.Limit entries of the chain f.OrgID that
 	// match f, newest (highest ID) first. It returns an *Error of

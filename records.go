@@ -126,6 +126,10 @@ type RecordStore interface {
 	PendingInviteForEmail(ctx context.Context, email string) (*Invite, error)
 	UpdateInvite(ctx context.Context, i *Invite) error
 
+	// AuditLength is the number of entries in an organisation's audit chain
+	// (its head's sequence number, since chains have no gaps).
+	AuditLength(ctx context.Context, orgID string) (int64, error)
+
 	// WorkspaceSettings reads the instance's settings (the row always exists).
 	WorkspaceSettings(ctx context.Context) (*WorkspaceSettings, error)
 	UpdateWorkspaceSettings(ctx context.Context, w *WorkspaceSettings) error

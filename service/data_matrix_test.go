@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"testing"
 	"time"
@@ -76,6 +77,19 @@ func req(t *testing.T, query string) *pgrest.Request {
 		t.Fatal(err)
 	}
 	r, err := pgrest.ParseRequest(q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func reqPrefer(t *testing.T, query, prefer string) *pgrest.Request {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pgrest.ParseRequest(q, http.Header{"Prefer": {prefer}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,6 +183,13 @@ func TestPermissionMatrix(t *testing.T) {
 				for _, e := range ents {
 					check("entry with a forged actor", e.ActorID != "someone-else")
 				}
+				// Counting the trail: the chain length without a filter, an
+				// exact count with one; both agree with the entries.
+				c := m.members[org][fairbalance.RoleViewer]
+				all, err := m.data.Read(m.ctx, c, "audit_logs_v2", reqPrefer(t, "select=id&limit=1", "count=exact"))
+				check(fmt.Sprintf("count of %s's trail: %+v %v", org, all, err), err == nil && all.Total == int64(want))
+				some, err := m.data.Read(m.ctx, c, "audit_logs_v2", reqPrefer(t, "select=id&limit=1&action=eq.test.event", "count=exact"))
+				check(fmt.Sprintf("filtered count of %s's trail: %+v %v", org, some, err), err == nil && some.Total == int64(want-1))
 				v, err := m.db.View().VerifyAudit(m.ctx, m.orgs[org])
 				check(fmt.Sprintf("chain of %s verifies: %+v %v", org, v, err), err == nil && v.OK)
 			}
@@ -247,6 +268,50 @@ func TestPermissionMatrix(t *testing.T) {
 			}
 			if violations > 0 {
 				t.Fatalf("%d violations", violations)
+			}
+		})
+	}
+}
+
+// Every change through the data API writes exactly one audit entry in its
+// transaction, with the rows before and after; a refused change writes none.
+func TestDataChangesAreAudited(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newMatrix(t, backend)
+			admin := m.members["own"][fairbalance.RoleAdmin]
+			viewer := m.members["own"][fairbalance.RoleViewer]
+			length := func() int64 {
+				n, err := m.db.View().AuditLength(m.ctx, m.orgs["own"])
+				if err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			start := length()
+			if _, err := m.data.Update(m.ctx, admin, "profiles_v2", req(t, "id=eq."+viewer.UserID), []byte(`{"full_name":"Vera Viewer"}`)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := m.data.Update(m.ctx, viewer, "profiles_v2", req(t, "id=eq."+admin.UserID), []byte(`{"full_name":"x"}`)); err == nil {
+				t.Fatal("viewer renamed the admin")
+			}
+			if got := length(); got != start+1 {
+				t.Fatalf("%d entries written, want 1", got-start)
+			}
+			ents, err := m.db.View().ListAudit(m.ctx, fairbalance.AuditFilter{OrgID: m.orgs["own"], Limit: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := ents[0]
+			var before, after []map[string]any
+			_ = json.Unmarshal(e.Before, &before)
+			_ = json.Unmarshal(e.After, &after)
+			if e.Action != "profiles_v2.update" || e.ActorID != admin.UserID || e.ObjectID != viewer.UserID ||
+				len(before) != 1 || before[0]["full_name"] != fairbalance.RoleViewer || len(after) != 1 || after[0]["full_name"] != "Vera Viewer" {
+				t.Fatalf("entry %+v before %v after %v", e, before, after)
+			}
+			if v, err := m.db.View().VerifyAudit(m.ctx, m.orgs["own"]); err != nil || !v.OK {
+				t.Fatalf("chain: %+v %v", v, err)
 			}
 		})
 	}

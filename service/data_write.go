@@ -233,7 +233,16 @@ func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.R
 		if t.Insert != nil {
 			return t.Insert(ctx, tx, c, plan)
 		}
-		return tx.Insert(ctx, t.toDB(plan))
+		p := t.toDB(plan)
+		p.Returning = allColumns(t)
+		rows, n, err := tx.Insert(ctx, p)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := d.auditChange(ctx, tx, c, t, "insert", nil, rows, n); err != nil {
+			return nil, 0, err
+		}
+		return project(t, rows, plan.Returning), n, nil
 	})
 }
 
@@ -341,7 +350,20 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 				return nil, 0, err
 			}
 		}
-		return tx.Update(ctx, plan)
+		before, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: where})
+		if err != nil {
+			return nil, 0, err
+		}
+		p := *plan
+		p.Returning = allColumns(t)
+		rows, n, err := tx.Update(ctx, &p)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := d.auditChange(ctx, tx, c, t, "update", before, rows, n); err != nil {
+			return nil, 0, err
+		}
+		return project(t, rows, plan.Returning), n, nil
 	})
 }
 
@@ -371,7 +393,16 @@ func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.R
 	}
 	plan := &fairbalance.WritePlan{Table: t.db(), Where: where, Returning: ret}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
-		return tx.Delete(ctx, plan)
+		p := *plan
+		p.Returning = allColumns(t)
+		rows, n, err := tx.Delete(ctx, &p)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := d.auditChange(ctx, tx, c, t, "delete", rows, nil, n); err != nil {
+			return nil, 0, err
+		}
+		return project(t, rows, plan.Returning), n, nil
 	})
 }
 
@@ -438,4 +469,77 @@ func (t *TableSpec) toDB(p *fairbalance.WritePlan) *fairbalance.WritePlan {
 		out.OnConflict[i] = name(c)
 	}
 	return &out
+}
+
+// allColumns selects every column of t under its API name.
+func allColumns(t *TableSpec) []fairbalance.SelectColumn {
+	out := make([]fairbalance.SelectColumn, len(t.Columns))
+	for i, c := range t.Columns {
+		out[i] = fairbalance.SelectColumn{Column: c.db(), Alias: c.Name, Type: c.Type}
+	}
+	return out
+}
+
+// project keeps, of rows selected with allColumns, what the client asked
+// to see back (nil: nothing).
+func project(t *TableSpec, rows json.RawMessage, ret []fairbalance.SelectColumn) json.RawMessage {
+	if ret == nil {
+		return nil
+	}
+	var in []map[string]json.RawMessage
+	if err := json.Unmarshal(rows, &in); err != nil {
+		return nil
+	}
+	byDB := map[string]string{}
+	for _, c := range t.Columns {
+		byDB[c.db()] = c.Name
+	}
+	out := make([]map[string]json.RawMessage, len(in))
+	for i, r := range in {
+		m := make(map[string]json.RawMessage, len(ret))
+		for _, c := range ret {
+			m[c.Alias] = r[byDB[c.Column]]
+		}
+		out[i] = m
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// auditChange appends the audit entry of a data API write, in its
+// transaction: who, what, and the rows before and after.
+func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, op string, before, after json.RawMessage, n int64) error {
+	if n == 0 {
+		return nil
+	}
+	e := &fairbalance.AuditEntry{OrgID: c.OrgID, ActorID: c.UserID, Action: t.Name + "." + op, ObjectType: t.Name,
+		Meta: json.RawMessage(fmt.Sprintf(`{"rows":%d,"via":"data_api"}`, n))}
+	if c.Service() {
+		e.OrgID, e.ActorID = "", "service_role"
+	}
+	if len(before) > 2 {
+		e.Before = before
+	}
+	if len(after) > 2 {
+		e.After = after
+	}
+	// The object: the key of a single affected row.
+	var rows []map[string]any
+	src := after
+	if len(src) <= 2 {
+		src = before
+	}
+	if json.Unmarshal(src, &rows) == nil && len(rows) == 1 && len(t.Key) == 1 {
+		e.ObjectID = fmt.Sprint(rows[0][t.Key[0]])
+		if t.Name == "orgs" && op == "insert" {
+			// A new organisation's first entry opens its own chain.
+			e.OrgID = e.ObjectID
+		}
+	}
+	if !c.Service() {
+		if u, err := tx.UserByID(ctx, c.UserID); err == nil {
+			e.ActorEmail = u.Email
+		}
+	}
+	return tx.AppendAudit(ctx, e)
 }

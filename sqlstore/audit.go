@@ -11,24 +11,22 @@ import (
 	"fairbalance"
 )
 
-// The audit trail (see fairbalance.AuditStore). Every transaction handle
-// that Tx passes to its function implements fairbalance.AuditStore besides
-// fairbalance.Tx, so a service records the audit entry of a change in the
-// change's own transaction:
+// The audit trail (see fairbalance.AuditStore). fairbalance.Tx includes
+// it, so a service records the audit entry of a change in the change's own
+// transaction:
 //
 //	db.Tx(ctx, func(tx fairbalance.Tx) error {
 //		… change …
-//		return tx.(fairbalance.AuditStore).AppendAudit(ctx, entry)
+//		return tx.AppendAudit(ctx, entry)
 //	})
 //
-// (Once fairbalance.Tx embeds AuditStore the assertion goes.) AuditTx and
-// AuditView give the same methods for audit-only work.
+// AuditTx and AuditView give just the audit trail, for audit-only work.
 var _ fairbalance.AuditStore = (*querier)(nil)
 
 // AuditTx runs fn in one write transaction, exactly as Tx does (on SQLite
 // possibly group-committed with others), handing it the audit trail.
 func (db *DB) AuditTx(ctx context.Context, fn func(tx fairbalance.AuditStore) error) error {
-	return db.Tx(ctx, func(tx fairbalance.Tx) error { return fn(tx.(*querier)) })
+	return db.Tx(ctx, func(tx fairbalance.Tx) error { return fn(tx) })
 }
 
 // AuditView returns the audit trail for reads outside a transaction (on

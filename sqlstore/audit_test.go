@@ -331,13 +331,9 @@ func TestAuditConcurrentAppends(t *testing.T) {
 						}
 						fail := i%5 == 4
 						err := db.Tx(ctx, func(tx fairbalance.Tx) error {
-							trail, ok := tx.(fairbalance.AuditStore)
-							if !ok {
-								return errors.New("transaction has no audit trail")
-							}
 							for _, org := range targets {
 								e := &fairbalance.AuditEntry{OrgID: org, ActorID: fmt.Sprintf("w%d", w), Action: "test.append", ObjectID: fmt.Sprint(i)}
-								if err := trail.AppendAudit(ctx, e); err != nil {
+								if err := tx.AppendAudit(ctx, e); err != nil {
 									return err
 								}
 							}

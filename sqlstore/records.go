@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
 
 	"fairbalance"
@@ -151,4 +152,13 @@ func (q *querier) OrgMembers(ctx context.Context, orgID string) ([]fairbalance.P
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+func (q *querier) AuditLength(ctx context.Context, orgID string) (int64, error) {
+	var n int64
+	err := q.row(ctx, `SELECT seq FROM audit_chain_head WHERE org_id = ?`, orgID).Scan(&n)
+	if errors.Is(translate(err), fairbalance.ErrNotFound) {
+		return 0, nil
+	}
+	return n, translate(err)
 }
