@@ -184,8 +184,10 @@ perBackend((ctx) => {
       assert.equal(e.org_id, a.org.id);
     }
     assert.deepEqual(data[3].meta, { industry: 'pharma', organization_name: 'Zeta Care' });
-    const { data: theirs } = await other.client.from('audit_logs_v2').select('action');
-    assert.deepEqual(theirs, []);
+    // The other organisation's trail holds only its own onboarding.
+    const { data: theirs } = await other.client.from('audit_logs_v2').select('action, actor_id');
+    assert.deepEqual(theirs.map((e) => e.action).sort(), ['orgs.insert', 'profiles_v2.update', 'profiles_v2.update']);
+    assert.ok(theirs.every((e) => e.actor_id === other.uid));
     // The older shape reads the same trail; nothing in it can be changed.
     const { data: old } = await a.client.from('audit_logs').select('action, actor_user_id, entity_type').eq('action', 'organization_created').single();
     assert.deepEqual(old, { action: 'organization_created', actor_user_id: a.uid, entity_type: 'organization' });
