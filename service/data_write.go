@@ -531,9 +531,15 @@ func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c Caller, t *
 	}
 	if json.Unmarshal(src, &rows) == nil && len(rows) == 1 && len(t.Key) == 1 {
 		e.ObjectID = fmt.Sprint(rows[0][t.Key[0]])
-		if t.Name == "orgs" && op == "insert" {
+		switch {
+		case t.Name == "orgs" && op == "insert":
 			// A new organisation's first entry opens its own chain.
 			e.OrgID = e.ObjectID
+		case e.OrgID == "" && !c.Service():
+			// A member joining an organisation: the entry belongs to it.
+			if org, ok := rows[0]["org_id"].(string); ok {
+				e.OrgID = org
+			}
 		}
 	}
 	if !c.Service() {
