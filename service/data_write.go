@@ -267,13 +267,30 @@ func presentColumns(cols []string, rows []map[string]any) []string {
 	return out
 }
 
-// filtered builds the WHERE of an update or delete: the caller's filters
-// (at least one, as pg-safeupdate demands) and the row policy.
-func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request, verb string) (*fairbalance.Cond, error) {
-	fs := req.FiltersOn("")
-	if len(fs) == 0 {
+// target checks an update or delete may proceed: not a demo caller, a
+// registered table, at least one filter (as pg-safeupdate demands, before
+// anything else), and the caller's right to the verb.
+func (d *Data) target(c Caller, table string, req *pgrest.Request, verb string, right func(*TableSpec) func(Caller) bool) (*TableSpec, error) {
+	if c.Demo {
+		return nil, demoRefusal()
+	}
+	t, err := d.table(table)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.FiltersOn("")) == 0 {
 		return nil, pgErr(http.StatusBadRequest, "21000", verb+" requires a WHERE clause", "", "")
 	}
+	if can := right(t); !c.Service() && (can == nil || !can(c)) {
+		return nil, denied(c, "permission denied for table "+t.Name)
+	}
+	return t, nil
+}
+
+// filtered builds the WHERE of an update or delete: the caller's filters
+// and the row policy.
+func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request) (*fairbalance.Cond, error) {
+	fs := req.FiltersOn("")
 	policy, ok := rows(c, t)
 	if !ok {
 		policy = nothing
@@ -291,18 +308,9 @@ func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request, verb string
 
 // Update runs a PATCH on a table.
 func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
-	if c.Demo {
-		return nil, demoRefusal()
-	}
-	t, err := d.table(table)
+	t, err := d.target(c, table, req, "UPDATE", func(t *TableSpec) func(Caller) bool { return t.CanUpdate })
 	if err != nil {
 		return nil, err
-	}
-	if len(req.FiltersOn("")) == 0 {
-		return nil, pgErr(http.StatusBadRequest, "21000", "UPDATE requires a WHERE clause", "", "")
-	}
-	if !c.Service() && (t.CanUpdate == nil || !t.CanUpdate(c)) {
-		return nil, denied(c, "permission denied for table "+t.Name)
 	}
 	in, err := decodeRows(body)
 	if err != nil {
@@ -328,7 +336,7 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 		values[k] = cv
 		cols = append(cols, k)
 	}
-	where, err := d.filtered(c, t, req, "UPDATE")
+	where, err := d.filtered(c, t, req)
 	if err != nil {
 		return nil, err
 	}
@@ -369,21 +377,11 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 
 // Delete runs a DELETE on a table.
 func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.Request) (*WriteResult, error) {
-	if c.Demo {
-		return nil, demoRefusal()
-	}
-	t, err := d.table(table)
+	t, err := d.target(c, table, req, "DELETE", func(t *TableSpec) func(Caller) bool { return t.CanDelete })
 	if err != nil {
 		return nil, err
 	}
-	// As with pg-safeupdate, a missing filter is refused before anything else.
-	if len(req.FiltersOn("")) == 0 {
-		return nil, pgErr(http.StatusBadRequest, "21000", "DELETE requires a WHERE clause", "", "")
-	}
-	if !c.Service() && (t.CanDelete == nil || !t.CanDelete(c)) {
-		return nil, denied(c, "permission denied for table "+t.Name)
-	}
-	where, err := d.filtered(c, t, req, "DELETE")
+	where, err := d.filtered(c, t, req)
 	if err != nil {
 		return nil, err
 	}

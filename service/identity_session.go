@@ -160,23 +160,31 @@ func (s *Identity) confirmEmail(ctx context.Context, tx fairbalance.Tx, u *fairb
 	return tx.UpdateUser(ctx, u)
 }
 
+// putEmailToken creates the one-time token of an e-mail to u's address
+// (with its PKCE flow, if any) and returns the code and the stored hash,
+// which is prefixed "pkce_" for a PKCE flow.
+func (s *Identity) putEmailToken(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, tokenType string, flow *fairbalance.FlowState) (otp, stored string, err error) {
+	otp = auth.NewOTP()
+	stored = auth.TokenHash(u.Email, otp)
+	if flow != nil {
+		stored = "pkce_" + stored
+		flow.UserID = u.ID
+		if err := tx.CreateFlowState(ctx, flow); err != nil {
+			return "", "", err
+		}
+	}
+	err = tx.PutOneTimeToken(ctx, &fairbalance.OneTimeToken{ID: auth.NewUUID(), UserID: u.ID, TokenType: tokenType, TokenHash: stored, RelatesTo: u.Email, CreatedAt: s.Now()})
+	return otp, stored, err
+}
+
 // sendConfirmation creates the confirmation token and e-mail (signup or
 // invite) inside tx.
 func (s *Identity) sendConfirmation(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
-	otp := auth.NewOTP()
-	hash := auth.TokenHash(u.Email, otp)
-	stored := hash
-	if flow != nil {
-		stored = "pkce_" + hash
-		flow.UserID = u.ID
-		if err := tx.CreateFlowState(ctx, flow); err != nil {
-			return err
-		}
-	}
-	now := s.Now()
-	if err := tx.PutOneTimeToken(ctx, &fairbalance.OneTimeToken{ID: auth.NewUUID(), UserID: u.ID, TokenType: fairbalance.TokenConfirmation, TokenHash: stored, RelatesTo: u.Email, CreatedAt: now}); err != nil {
+	otp, stored, err := s.putEmailToken(ctx, tx, u, fairbalance.TokenConfirmation, flow)
+	if err != nil {
 		return err
 	}
+	now := s.Now()
 	if typ == "invite" {
 		u.InvitedAt = &now
 	}

@@ -49,19 +49,11 @@ func (s *Identity) Recover(ctx context.Context, c Client, email, challenge, meth
 
 // sendRecovery creates a recovery token (also used by magic links) and its e-mail.
 func (s *Identity) sendRecovery(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, k mailKind, typ string, flow *fairbalance.FlowState, redirectTo string) error {
-	otp := auth.NewOTP()
-	stored := auth.TokenHash(u.Email, otp)
-	if flow != nil {
-		stored = "pkce_" + stored
-		flow.UserID = u.ID
-		if err := tx.CreateFlowState(ctx, flow); err != nil {
-			return err
-		}
-	}
-	now := s.Now()
-	if err := tx.PutOneTimeToken(ctx, &fairbalance.OneTimeToken{ID: auth.NewUUID(), UserID: u.ID, TokenType: fairbalance.TokenRecovery, TokenHash: stored, RelatesTo: u.Email, CreatedAt: now}); err != nil {
+	otp, stored, err := s.putEmailToken(ctx, tx, u, fairbalance.TokenRecovery, flow)
+	if err != nil {
 		return err
 	}
+	now := s.Now()
 	u.RecoverySentAt, u.UpdatedAt = &now, now
 	if err := tx.UpdateUser(ctx, u); err != nil {
 		return err
