@@ -408,13 +408,21 @@ func stripFragment(u string) string {
 
 func (a *API) handleSettings(w http.ResponseWriter, r *http.Request) error {
 	cfg := a.id.Config()
+	disabled := cfg.DisableSignup
+	if !disabled && cfg.SignupDisabled != nil {
+		d, err := cfg.SignupDisabled(r.Context())
+		if err != nil {
+			return err
+		}
+		disabled = d
+	}
 	external := map[string]bool{}
 	for _, p := range []string{"anonymous_users", "apple", "azure", "bitbucket", "discord", "facebook", "snapchat", "figma", "fly", "github", "gitlab", "google", "keycloak", "kakao", "linkedin", "linkedin_oidc", "notion", "spotify", "slack", "slack_oidc", "workos", "twitch", "twitter", "phone", "zoom"} {
 		external[p] = false
 	}
 	external["email"] = true
 	writeJSON(w, http.StatusOK, map[string]any{
-		"external": external, "disable_signup": cfg.DisableSignup, "mailer_autoconfirm": cfg.Autoconfirm,
+		"external": external, "disable_signup": disabled, "mailer_autoconfirm": cfg.Autoconfirm,
 		"phone_autoconfirm": false, "sms_provider": "", "saml_enabled": false,
 		"saml_private_key_next_configured": false, "passkeys_enabled": false,
 	})

@@ -25,6 +25,21 @@ func auditScope(c Caller) (*fairbalance.Cond, bool) {
 
 func auditCanInsert(c Caller) bool { return c.InOrg() }
 
+// demoSwitch accepts only the audit entries of demo-mode role switches
+// (actions beginning "demo_"), the one write a demo session may make.
+func demoSwitch(body []byte) bool {
+	rows, err := decodeRows(body)
+	if err != nil || len(rows) == 0 {
+		return false
+	}
+	for _, r := range rows {
+		if a, _ := r["action"].(string); !strings.HasPrefix(a, "demo_") {
+			return false
+		}
+	}
+	return true
+}
+
 // auditCount is the length of the caller's chain: chains are numbered
 // without gaps, so counting them never scans the trail.
 func auditCount(ctx context.Context, tx fairbalance.Tx, c Caller) (int64, error) {
@@ -128,9 +143,10 @@ func AuditLogsV2Table() *TableSpec {
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 			{Name: "hash", Type: fairbalance.TypeText, ServerSet: true},
 		},
-		Rows:      auditScope,
-		FastCount: auditCount,
-		CanInsert: auditCanInsert,
+		Rows:       auditScope,
+		FastCount:  auditCount,
+		DemoInsert: demoSwitch,
+		CanInsert:  auditCanInsert,
 		Insert: func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 			return appendRows(ctx, tx, c, plan, func(row map[string]any) *fairbalance.AuditEntry {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "object_type"), ObjectID: str(row, "object_id"), Meta: rawJSON(row, "meta")}
@@ -158,9 +174,10 @@ func AuditLogsTable() *TableSpec {
 			{Name: "after_json", Source: "after_data", Type: fairbalance.TypeJSON, Nullable: true},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 		},
-		Rows:      auditScope,
-		FastCount: auditCount,
-		CanInsert: auditCanInsert,
+		Rows:       auditScope,
+		FastCount:  auditCount,
+		DemoInsert: demoSwitch,
+		CanInsert:  auditCanInsert,
 		Insert: func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 			return appendRows(ctx, tx, c, plan, func(row map[string]any) *fairbalance.AuditEntry {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "entity_type"), ObjectID: str(row, "entity_id"), Before: rawJSON(row, "before_json"), After: rawJSON(row, "after_json")}

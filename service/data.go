@@ -105,6 +105,9 @@ type TableSpec struct {
 	// it is written, inside the write's transaction.
 	CheckInsert func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error
 	CheckUpdate func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error
+	// DemoInsert, when set, lets demo callers insert the given body (the
+	// audit entries of demo role switches); every other demo write is refused.
+	DemoInsert func(body []byte) bool
 	// FastCount, when set, counts the rows the caller may see when the
 	// request has no filter of its own, without scanning them.
 	FastCount func(ctx context.Context, tx fairbalance.Tx, c Caller) (int64, error)

@@ -39,6 +39,11 @@ for (const backend of BACKENDS) {
       assert.equal(me.error?.message, DEMO_REFUSAL);
       const inv = await c.rpc('create_invite', { email: 'x@example.com', role: 'viewer' });
       assert.equal(inv.error?.message, DEMO_REFUSAL);
+      // Demo role switches are the one thing recorded: in the audit trail.
+      const sw = await c.from('audit_logs_v2').insert({ action: 'demo_role_switched', meta: { role: 'viewer' } });
+      assert.equal(sw.error, null, JSON.stringify(sw.error));
+      const other = await c.from('audit_logs_v2').insert({ action: 'asset.deleted' });
+      assert.equal(other.error?.message, DEMO_REFUSAL);
       // Demo members have no password anyone knows.
       const pw = await srv.client().auth.signInWithPassword({ email: 'marketer@demo.example.com', password: 'Password1' });
       assert.equal(pw.error?.code, 'invalid_credentials');
