@@ -18,6 +18,16 @@ func (a *API) handlePreviewSession(w http.ResponseWriter, r *http.Request) error
 	if !a.cfg.Preview {
 		return &fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "preview_disabled", Message: "Preview is not enabled on this instance"}
 	}
+	// PRIVATE site access closes the public preview whatever the operator's flag.
+	if a.settings != nil {
+		w, err := a.settings.Get(r.Context())
+		if err != nil {
+			return err
+		}
+		if w.SiteAccessMode == fairbalance.SiteAccessPrivate {
+			return &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "site_private", Message: "This workspace is private: sign in to continue"}
+		}
+	}
 	var b struct {
 		Role str `json:"role"`
 	}

@@ -49,6 +49,18 @@ for (const backend of BACKENDS) {
       assert.equal(pw.error?.code, 'invalid_credentials');
     });
 
+    it('PRIVATE site access closes the preview', async () => {
+      const svc = srv.admin();
+      let r = await svc.functions.invoke('security-manager', { body: { action: 'UPDATE_SETTINGS', settings: { site_access_mode: 'PRIVATE' } } });
+      assert.equal(r.error, null, JSON.stringify(r.error));
+      const closed = await previewSession(srv, 'viewer');
+      assert.equal(closed.status, 403);
+      assert.equal(closed.body.error_code, 'site_private');
+      r = await svc.functions.invoke('security-manager', { body: { action: 'UPDATE_SETTINGS', settings: { site_access_mode: 'PUBLIC' } } });
+      assert.equal(r.error, null);
+      assert.equal((await previewSession(srv, 'viewer')).status, 200);
+    });
+
     it('demo data is seeded once', async () => {
       await previewSession(srv, 'viewer');
       const { body } = await previewSession(srv, 'admin');
