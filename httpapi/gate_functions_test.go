@@ -1,13 +1,10 @@
 package httpapi_test
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,7 +12,6 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/httpapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
@@ -35,40 +31,7 @@ type secHarness struct {
 // (dev turns development mode on).
 func newSecHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) *secHarness {
 	t.Helper()
-	db := storetest.Open(t, backend)
-	keys, _, err := auth.LoadOrCreateKeys(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var settings *service.Settings
-	cfg := service.IdentityConfig{SiteURL: siteURL, RedirectAllowList: []string{allowedURL}, SecurePasswordChange: true, Version: "test",
-		SignupDisabled: func(ctx context.Context) (bool, error) { return settings.SignupDisabled(ctx) }}
-	hcfg := httpapi.Config{Version: "test"}
-	for _, o := range opts {
-		o(&cfg, &hcfg)
-	}
-	logs := &logCapture{}
-	logger := slog.New(logs)
-	id := service.NewIdentity(db, keys, auth.NewHasher(0), cfg, logger)
-	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
-	id.Now = clk.Now
-	settings = service.NewSettings(id)
-	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: dev, Migrate: db.Migrate})
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery})
-	srv := httptest.NewServer(api.Handler())
-	h := &harness{
-		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk,
-		anon: keys.APIKey("anon"), service: keys.APIKey("service_role"), ctx: t.Context(),
-		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
-	}
-	t.Cleanup(func() {
-		srv.Close()
-		logs.mu.Lock()
-		defer logs.mu.Unlock()
-		for _, r := range logs.records {
-			t.Errorf("server logged an error: %s", r)
-		}
-	})
+	h, settings := startHarness(t, backend, dev, opts...)
 	return &secHarness{harness: h, settings: settings}
 }
 

@@ -113,12 +113,23 @@ func withRateLimits(_ *service.IdentityConfig, h *httpapi.Config)    { h.RateLim
 // off and secure password change is on unless opts say otherwise.
 func newHarness(t testing.TB, backend string, opts ...harnessOpt) *harness {
 	t.Helper()
+	h, _ := startHarness(t, backend, false, opts...)
+	return h
+}
+
+// startHarness wires the server as serve does, with the settings and
+// safe-mode services (dev turns development mode on), and returns the
+// settings service too.
+func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*harness, *service.Settings) {
+	t.Helper()
 	db := storetest.Open(t, backend)
 	keys, _, err := auth.LoadOrCreateKeys(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := service.IdentityConfig{SiteURL: siteURL, RedirectAllowList: []string{allowedURL}, SecurePasswordChange: true, Version: "test"}
+	var settings *service.Settings
+	cfg := service.IdentityConfig{SiteURL: siteURL, RedirectAllowList: []string{allowedURL}, SecurePasswordChange: true, Version: "test",
+		SignupDisabled: func(ctx context.Context) (bool, error) { return settings.SignupDisabled(ctx) }}
 	hcfg := httpapi.Config{Version: "test"}
 	for _, o := range opts {
 		o(&cfg, &hcfg)
@@ -128,7 +139,9 @@ func newHarness(t testing.TB, backend string, opts ...harnessOpt) *harness {
 	id := service.NewIdentity(db, keys, auth.NewHasher(0), cfg, logger)
 	clk := &clock{t: time.Now().UTC().Truncate(time.Second)}
 	id.Now = clk.Now
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger})
+	settings = service.NewSettings(id)
+	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: dev, Migrate: db.Migrate})
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
 		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk,
@@ -143,7 +156,7 @@ func newHarness(t testing.TB, backend string, opts ...harnessOpt) *harness {
 			t.Errorf("server logged an error: %s", r)
 		}
 	})
-	return h
+	return h, settings
 }
 
 // in returns the harness reporting to t, for use inside a subtest.
