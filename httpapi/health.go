@@ -30,10 +30,15 @@ func (a *API) handleHealth(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleConfig gives the web app what it needs to build its client: the
-// public (anon) API key and the site URL, and whether the passcode gate is on.
+// public (anon) API key, the site URL, whether the passcode gate is on and
+// passed by this browser, and whether the read-only preview is offered.
 func (a *API) handleConfig(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version, "gate": a.gateOn(r)})
+	passed, err := a.gatePassed(r)
+	if err != nil {
+		passed = false
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version, "gate": a.gateOn(r), "gate_passed": passed, "preview": a.cfg.Preview})
 }
 
 // handleMail lists the newest outbox messages (service role only): the

@@ -50,6 +50,17 @@ export default defineConfig([
     },
   },
   {
+    // Shared modules export hooks, constants and variants beside components;
+    // fast refresh of them is not worth splitting every file.
+    files: ["src/lib/**/*.{ts,tsx}", "src/components/**/*.{ts,tsx}", "src/app/**/*.{ts,tsx}"],
+    rules: { "react-refresh/only-export-components": "off" },
+  },
+  {
+    // Playwright fixtures call their callback `use`; they are not React hooks.
+    files: ["e2e/**/*.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off", "react-refresh/only-export-components": "off" },
+  },
+  {
     // Shared code sits below the features and must not depend on them.
     files: ["src/lib/**/*.{ts,tsx}", "src/components/**/*.{ts,tsx}"],
     rules: {

@@ -1,66 +1,85 @@
-import { Scale } from "lucide-react";
 import { Suspense } from "react";
-import { Link, NavLink, Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
-import { cn } from "@/lib/utils";
+import { useAuth, useProfile } from "@/lib/auth";
+import { ErrorBoundary } from "./error-boundary";
+import { NoWorkspaceScreen, OnboardingScreen } from "./screens";
+import { AppSidebar } from "./shell/sidebar";
+import { SidebarProvider } from "./shell/sidebar-state";
+import { PreviewBanner, PreviewCornerBadge, TopBar } from "./shell/top-bar";
 
-/** The frame around every screen: skip link, header, main landmark, footer. */
-export function AppLayout() {
+function SkipLink() {
   return (
-    <div className="flex min-h-dvh flex-col">
-      <a
-        href="#main"
-        className="sr-only rounded-md bg-card px-4 py-2 text-sm font-medium shadow-md focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
-      >
-        Skip to main content
-      </a>
+    <a
+      href="#main"
+      className="sr-only rounded-md bg-card px-4 py-2 text-sm font-medium shadow-md focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50"
+    >
+      Skip to main content
+    </a>
+  );
+}
 
-      <header className="border-b bg-card/80 backdrop-blur supports-[backdrop-filter]:bg-card/60">
-        <div className="mx-auto flex h-14 w-full max-w-5xl items-center justify-between gap-4 px-4 sm:px-6">
-          <Link
-            to="/"
-            className="flex items-center gap-2 rounded-md text-base font-semibold tracking-tight"
-          >
-            <span className="inline-flex size-7 items-center justify-center rounded-md bg-primary text-primary-foreground">
-              <Scale aria-hidden="true" className="size-4" />
-            </span>
-            Fairbalance
-          </Link>
-          <nav aria-label="Main">
-            <ul className="flex items-center gap-1 text-sm">
-              <li>
-                <NavLink
-                  to="/health"
-                  className={({ isActive }) =>
-                    cn(
-                      "rounded-md px-3 py-2 font-medium transition-colors hover:bg-accent hover:text-accent-foreground",
-                      isActive ? "bg-accent text-accent-foreground" : "text-muted-foreground",
-                    )
-                  }
-                >
-                  Status
-                </NavLink>
-              </li>
-            </ul>
-          </nav>
-        </div>
-      </header>
+function Screen() {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
 
-      <main
-        id="main"
-        tabIndex={-1}
-        className="mx-auto flex w-full max-w-5xl flex-1 flex-col px-4 py-10 outline-none sm:px-6 sm:py-16"
-      >
-        <Suspense fallback={<PageSpinner />}>
-          <Outlet />
-        </Suspense>
+/**
+ * The frame of the signed-in app: sidebar, top bar, preview banner. It is
+ * skipped (spec) when there is neither a signed-in user nor preview; an admin
+ * without an organisation sees the onboarding wizard instead, and a member
+ * without one a screen explaining how to join.
+ */
+export function ShellLayout() {
+  const { user, preview, demo } = useAuth();
+  const profile = useProfile();
+
+  if (!user && !preview) {
+    return (
+      <main id="main" tabIndex={-1} className="flex min-h-dvh flex-col outline-none">
+        <Screen />
       </main>
+    );
+  }
 
-      <footer className="border-t">
-        <div className="mx-auto w-full max-w-5xl px-4 py-4 text-xs text-muted-foreground sm:px-6">
-          Fairbalance · self-hosted compliance review workspace
+  if (user && profile.isPending) return <PageSpinner label="Loading your workspace" />;
+  if (user && !demo && profile.data && !profile.data.org_id) {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        {profile.data.role === "admin" ? <OnboardingScreen /> : <NoWorkspaceScreen />}
+      </Suspense>
+    );
+  }
+
+  return (
+    <SidebarProvider>
+      <SkipLink />
+      <div className="flex min-h-dvh bg-background">
+        <AppSidebar />
+        <div className="flex min-w-0 flex-1 flex-col">
+          {preview ? <PreviewBanner /> : null}
+          <TopBar />
+          <main id="main" tabIndex={-1} className="mx-auto flex w-full max-w-7xl flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
+            <Screen />
+          </main>
         </div>
-      </footer>
-    </div>
+      </div>
+      {preview ? <PreviewCornerBadge /> : null}
+    </SidebarProvider>
+  );
+}
+
+/** Screens outside the shell (sign-in, sign-up, gate, safe mode): centred, no navigation. */
+export function BareLayout() {
+  return (
+    <main id="main" tabIndex={-1} className="flex min-h-dvh flex-col outline-none">
+      <Screen />
+    </main>
   );
 }

@@ -1,12 +1,11 @@
 import { CircleAlert } from "lucide-react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 
 /**
- * Shown when a screen throws while rendering or its code fails to load
- * (typically after an upgrade replaced the hashed files). Reloading fetches
- * the current version of the app.
+ * The router's own error screen (spec: 'Unexpected Application Error!' with
+ * the status or message). Shown when a route's code fails to load, typically
+ * after an upgrade replaced the hashed files; reloading fetches the new app.
  */
 export function RouteError() {
   const error = useRouteError();
@@ -14,33 +13,23 @@ export function RouteError() {
     ? `${error.status} ${error.statusText}`
     : error instanceof Error
       ? error.message
-      : undefined;
+      : String(error);
 
   return (
     <main className="flex min-h-dvh items-center justify-center p-4">
-      <Card className="w-full max-w-md" role="alert">
-        <CardHeader>
-          <CircleAlert aria-hidden="true" className="size-6 text-destructive" />
-          <CardTitle as="h1">Something went wrong</CardTitle>
-          <CardDescription>
-            This page could not be displayed. Reloading usually fixes it.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-col items-start gap-4">
-          {detail && (
-            <p className="w-full rounded-md bg-muted px-3 py-2 font-mono text-xs break-words text-muted-foreground">
-              {detail}
-            </p>
-          )}
-          <Button
-            onClick={() => {
-              window.location.reload();
-            }}
-          >
-            Reload
-          </Button>
-        </CardContent>
-      </Card>
+      <div role="alert" className="grid w-full max-w-md gap-4 rounded-xl border bg-card p-6 shadow-sm">
+        <CircleAlert aria-hidden="true" className="size-6 text-destructive" />
+        <h1 className="text-lg font-semibold">Unexpected Application Error!</h1>
+        <p className="rounded-md bg-muted px-3 py-2 font-mono text-xs break-words text-muted-foreground">{detail}</p>
+        <Button
+          className="w-fit"
+          onClick={() => {
+            window.location.reload();
+          }}
+        >
+          Reload Page
+        </Button>
+      </div>
     </main>
   );
 }

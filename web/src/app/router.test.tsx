@@ -1,6 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@/lib/config";
 import { createTestQueryClient, jsonResponse } from "@/test/utils";
 import { Providers } from "./providers";
 import { routes } from "./router";
@@ -15,33 +16,61 @@ function renderAt(path: string) {
   return router;
 }
 
-describe("routes", () => {
-  it("shows the welcome screen for paths without a screen of their own", async () => {
-    renderAt("/some/where");
+function serve(config: Record<string, unknown> = {}) {
+  vi.stubGlobal(
+    "fetch",
+    vi.fn<typeof fetch>((input) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (url.endsWith("/api/config")) {
+        return Promise.resolve(jsonResponse({ anon_key: "anon", site_url: "", gate: false, gate_passed: true, preview: false, ...config }));
+      }
+      return Promise.resolve(jsonResponse({ status: "ok", version: "9.9.9", database: "postgres", migration: 1 }));
+    }),
+  );
+}
 
-    expect(
-      await screen.findByRole("heading", { level: 1, name: "Welcome to Fairbalance" }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: /view instance status/i })).toHaveAttribute(
-      "href",
-      "/health",
-    );
-    expect(screen.getByRole("banner")).toBeInTheDocument();
-    expect(screen.getByRole("main")).toBeInTheDocument();
-    expect(screen.getByRole("navigation", { name: "Main" })).toBeInTheDocument();
+afterEach(() => {
+  resetConfig();
+});
+
+describe("routes", () => {
+  it("sends a signed-out visitor to /login and remembers the page", async () => {
+    serve();
+    const router = renderAt("/audit-log?action=x");
+    await vi.waitFor(() => {
+      expect(router.state.location.pathname).toBe("/login");
+    });
+    expect(router.state.location.state).toEqual({ from: "/audit-log?action=x" });
   });
 
-  it("shows the instance status on /health", async () => {
-    vi.stubGlobal(
-      "fetch",
-      vi.fn<typeof fetch>().mockResolvedValue(
-        jsonResponse({ status: "ok", version: "9.9.9", database: "postgres", migration: 1 }),
-      ),
-    );
-    renderAt("/health");
+  it("sends everyone to /gate while the passcode gate is closed", async () => {
+    serve({ gate: true, gate_passed: false });
+    const router = renderAt("/login");
+    await vi.waitFor(() => {
+      expect(router.state.location.pathname).toBe("/gate");
+    });
+  });
 
-    expect(await screen.findByRole("heading", { level: 1, name: "Status" })).toBeInTheDocument();
+  it("shows /health without checking the session", async () => {
+    serve();
+    renderAt("/health");
     expect(await screen.findByText("9.9.9")).toBeInTheDocument();
-    expect(document.title).toBe("Status · Fairbalance");
+  });
+
+  it.each([
+    ["/insights", "/compliance-intel", "#insights"],
+    ["/compliance-intelligent", "/compliance-intel", ""],
+    ["/audit-logs", "/audit-log", ""],
+    ["/audit-trail", "/audit-log", ""],
+    ["/audit", "/audit-log", ""],
+    ["/profile", "/account/profile", ""],
+    ["/demo/anything", "/", ""],
+  ])("redirects %s to %s%s (then to sign-in when signed out)", async (from, to, hash) => {
+    serve();
+    const router = renderAt(from);
+    await vi.waitFor(() => {
+      expect(router.state.location.pathname).toBe("/login");
+    });
+    expect(router.state.location.state).toEqual({ from: `${to}${hash}` });
   });
 });

@@ -82,6 +82,114 @@ export type Database = {
         Relationships: [
         ]
       }
+      invites: {
+        Row: {
+          id: string
+          email: string
+          role: string
+          status: string
+          expires_at: string
+          created_at: string
+          invited_by: string
+          accepted_at: string | null
+        }
+        Insert: {
+          id?: string
+          email?: string
+          role?: string
+          status?: string
+          expires_at?: string
+          created_at?: string
+          invited_by?: string
+          accepted_at?: string | null
+        }
+        Update: {
+          id?: string
+          email?: string
+          role?: string
+          status?: string
+          expires_at?: string
+          created_at?: string
+          invited_by?: string
+          accepted_at?: string | null
+        }
+        Relationships: [
+        ]
+      }
+      members: {
+        Row: {
+          id: string
+          org_id: string
+          email: string
+          full_name: string
+          role: string
+          avatar_url: string
+          deactivated_at: string | null
+          last_sign_in_at: string | null
+          created_at: string
+          mfa_enabled: boolean
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          email?: string
+          full_name?: string
+          role?: string
+          avatar_url?: string
+          deactivated_at?: string | null
+          last_sign_in_at?: string | null
+          created_at?: string
+          mfa_enabled?: boolean
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          email?: string
+          full_name?: string
+          role?: string
+          avatar_url?: string
+          deactivated_at?: string | null
+          last_sign_in_at?: string | null
+          created_at?: string
+          mfa_enabled?: boolean
+        }
+        Relationships: [
+        ]
+      }
+      notification_preferences: {
+        Row: {
+          user_id: string
+          review_assigned: boolean
+          review_decision: boolean
+          comment_mention: boolean
+          due_reminders: boolean
+          asset_expiring: boolean
+          weekly_digest: boolean
+          updated_at: string
+        }
+        Insert: {
+          user_id?: string
+          review_assigned?: boolean
+          review_decision?: boolean
+          comment_mention?: boolean
+          due_reminders?: boolean
+          asset_expiring?: boolean
+          weekly_digest?: boolean
+          updated_at?: string
+        }
+        Update: {
+          user_id?: string
+          review_assigned?: boolean
+          review_decision?: boolean
+          comment_mention?: boolean
+          due_reminders?: boolean
+          asset_expiring?: boolean
+          weekly_digest?: boolean
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
       orgs: {
         Row: {
           id: string
@@ -197,10 +305,56 @@ export type Database = {
         }
         Returns: Json
       }
+      deactivate_member: {
+        Args: {
+          user_id: string
+        }
+        Returns: Json
+      }
+      diagnostics: {
+        Args: { [_ in never]: never }
+        Returns: Json
+      }
       get_invite: {
         Args: {
           token: string
         }
+        Returns: Json
+      }
+      list_sessions: {
+        Args: { [_ in never]: never }
+        Returns: Json
+      }
+      pilot_status: {
+        Args: { [_ in never]: never }
+        Returns: Json
+      }
+      reactivate_member: {
+        Args: {
+          user_id: string
+        }
+        Returns: Json
+      }
+      resend_invite: {
+        Args: {
+          invite_id: string
+        }
+        Returns: Json
+      }
+      revoke_invite: {
+        Args: {
+          invite_id: string
+        }
+        Returns: Json
+      }
+      revoke_session: {
+        Args: {
+          session_id: string
+        }
+        Returns: Json
+      }
+      verify_audit_chain: {
+        Args: { [_ in never]: never }
         Returns: Json
       }
     }

@@ -1,23 +1,36 @@
 import { QueryClient } from "@tanstack/react-query";
 import { ApiError } from "./api";
 
-/**
- * The app's TanStack Query defaults: data is fresh for 30 s, and failed
- * queries retry once, except for 4xx answers, which retrying will not fix.
- */
+/** The spec's caching constants: stale after 5 minutes, kept 10, 2 retries. */
+export const STALE_TIME_MS = 5 * 60_000;
+export const GC_TIME_MS = 10 * 60_000;
+export const MAX_RETRIES = 2;
+
+/** Whether a failed query is worth retrying: never for a 4xx answer. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  const status =
+    error instanceof ApiError
+      ? error.status
+      : typeof error === "object" && error !== null && typeof (error as { status?: unknown }).status === "number"
+        ? (error as { status: number }).status
+        : undefined;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return false;
+  }
+  return failureCount < MAX_RETRIES;
+}
+
+/** The app's TanStack Query defaults (spec §9). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        staleTime: 30_000,
+        staleTime: STALE_TIME_MS,
+        gcTime: GC_TIME_MS,
         refetchOnWindowFocus: false,
-        retry: (failureCount, error) => {
-          if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
-            return false;
-          }
-          return failureCount < 1;
-        },
+        retry: shouldRetry,
       },
+      mutations: { retry: false },
     },
   });
 }

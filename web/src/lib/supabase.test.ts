@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jsonResponse } from "@/test/utils";
-import { getSupabase, resetSupabaseForTests } from "./supabase";
+import { resetConfig } from "./config";
+import { AUTH_STORAGE_KEY, getSupabase, resetSupabaseForTests } from "./supabase";
 
 const createClient = vi.hoisted(() => vi.fn((url: string, key: string) => ({ url, key })));
 vi.mock("@supabase/supabase-js", () => ({ createClient }));
 
 afterEach(() => {
   resetSupabaseForTests();
+  resetConfig();
 });
 
 describe("getSupabase", () => {
@@ -21,7 +23,11 @@ describe("getSupabase", () => {
 
     expect(first).toBe(second);
     expect(createClient).toHaveBeenCalledTimes(1);
-    expect(createClient).toHaveBeenCalledWith(window.location.origin, "anon-123");
+    expect(createClient).toHaveBeenCalledWith(
+      window.location.origin,
+      "anon-123",
+      expect.objectContaining({ auth: expect.objectContaining({ storageKey: AUTH_STORAGE_KEY, flowType: "implicit" }) }),
+    );
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/config");
   });
@@ -35,7 +41,7 @@ describe("getSupabase", () => {
 
     await expect(getSupabase()).rejects.toMatchObject({ status: 502 });
     await expect(getSupabase()).resolves.toBeDefined();
-    expect(createClient).toHaveBeenLastCalledWith(window.location.origin, "anon-456");
+    expect(createClient).toHaveBeenLastCalledWith(window.location.origin, "anon-456", expect.anything());
   });
 
   it("rejects a configuration without an anon key", async () => {

@@ -1,0 +1,32 @@
+import { defineConfig } from "@playwright/test";
+
+// End-to-end tests drive the real binary (bin/fairbalance, built with the
+// app embedded) in Debian's Chromium. Each worker starts its own server on a
+// fresh data directory (see e2e/support/fixtures.ts).
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./node_modules/.e2e-results",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});

@@ -1,0 +1,6 @@
+import { PageHeader } from "@/components/ui/page-header";
+
+/** Being built. */
+export function SecurityPage() {
+  return <PageHeader title="Security" />;
+}

@@ -1,0 +1,191 @@
+import type { Session, User } from "@supabase/supabase-js";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createContext, use, useEffect, useMemo, useState, type ReactNode } from "react";
+import { getConfig } from "./config";
+import { previewRequested, readImpersonation } from "./modes";
+import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
+
+export type AuthStatus = "loading" | "signed-in" | "signed-out";
+
+/** The member's profile row (profiles_v2). */
+export interface Profile {
+  id: string;
+  org_id: string | null;
+  role: string;
+  full_name: string;
+  avatar_url: string;
+}
+
+export interface AuthValue {
+  status: AuthStatus;
+  session: Session | null;
+  user: User | null;
+  /** Preview mode: the visitor asked for it and the server offers it. */
+  preview: boolean;
+  /** The session belongs to the read-only demo organisation. */
+  demo: boolean;
+  /** Set when starting the session failed unexpectedly (the guard sends the user to /safe). */
+  error: Error | null;
+}
+
+const DEMO_DOMAIN = "@demo.example.com";
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+/** Whether a user is one of the demo organisation's members. */
+export function isDemoUser(user: Pick<User, "email"> | null | undefined): boolean {
+  return (user?.email ?? "").toLowerCase().endsWith(DEMO_DOMAIN);
+}
+
+/**
+ * Asks the server for a read-only demo session as `role` and installs it.
+ * Rejects when the operator has not enabled preview.
+ */
+export async function startDemoSession(role: string): Promise<Session> {
+  const response = await fetch("/api/preview/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ role }),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    throw new Error(typeof body.message === "string" ? body.message : `Preview is unavailable (HTTP ${response.status})`);
+  }
+  const sb = await getSupabase();
+  const { data, error } = await sb.auth.setSession({
+    access_token: String(body.access_token),
+    refresh_token: String(body.refresh_token),
+  });
+  if (error || !data.session) throw error ?? new Error("Preview session could not be started");
+  return data.session;
+}
+
+/**
+ * Keeps the session state for the whole app. Without a stored session (and
+ * no e-mail link tokens, no preview) it decides "signed out" at once, without
+ * loading supabase-js, so the sign-in screen stays light.
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<Omit<AuthValue, "demo">>(() => {
+    const needsClient = readStoredSession() !== null || urlHasAuthTokens() || previewRequested();
+    return { status: needsClient ? "loading" : "signed-out", session: null, user: null, preview: false, error: null };
+  });
+  const queryClient = useQueryClient();
+
+  useEffect(() => {
+    let cancelled = false;
+    let unsubscribe: (() => void) | undefined;
+
+    const attach = onSupabaseCreated((sb) => {
+      if (unsubscribe) return;
+      const { data } = sb.auth.onAuthStateChange((event, session) => {
+        if (cancelled) return;
+        setState((s) => ({
+          ...s,
+          status: session ? "signed-in" : "signed-out",
+          session,
+          user: session?.user ?? null,
+        }));
+        if (event === "SIGNED_OUT") {
+          queryClient.clear();
+        }
+      });
+      unsubscribe = () => {
+        data.subscription.unsubscribe();
+      };
+    });
+
+    async function start() {
+      const wantsPreview = previewRequested();
+      const needsClient = readStoredSession() !== null || urlHasAuthTokens() || wantsPreview;
+      if (!needsClient) return;
+      let preview = false;
+      if (wantsPreview) {
+        const config = await getConfig();
+        preview = config.preview;
+      }
+      const sb = await getSupabase();
+      let { data } = await sb.auth.getSession();
+      if (preview && !isDemoUser(data.session?.user)) {
+        const impersonation = readImpersonation();
+        await startDemoSession(impersonation.active ? impersonation.role : "admin");
+        ({ data } = await sb.auth.getSession());
+      }
+      if (cancelled) return;
+      setState({
+        status: data.session ? "signed-in" : "signed-out",
+        session: data.session,
+        user: data.session?.user ?? null,
+        preview,
+        error: null,
+      });
+    }
+
+    start().catch((error: unknown) => {
+      if (cancelled) return;
+      setState((s) => ({
+        ...s,
+        status: "signed-out",
+        error: error instanceof Error ? error : new Error(String(error)),
+      }));
+    });
+
+    return () => {
+      cancelled = true;
+      attach();
+      unsubscribe?.();
+    };
+  }, [queryClient]);
+
+  const value = useMemo<AuthValue>(() => ({ ...state, demo: isDemoUser(state.user) }), [state]);
+  return <AuthContext value={value}>{children}</AuthContext>;
+}
+
+/** The session state. Must be used under {@link AuthProvider}. */
+export function useAuth(): AuthValue {
+  const value = use(AuthContext);
+  if (!value) throw new Error("useAuth must be used within AuthProvider");
+  return value;
+}
+
+/** For tests and stories: provides a fixed session state. */
+export function AuthTestProvider({ value, children }: { value: Partial<AuthValue>; children: ReactNode }) {
+  const full: AuthValue = {
+    status: "signed-out",
+    session: null,
+    user: null,
+    preview: false,
+    demo: false,
+    error: null,
+    ...value,
+  };
+  return <AuthContext value={full}>{children}</AuthContext>;
+}
+
+export const PROFILE_QUERY_KEY = "profile";
+
+/** The signed-in member's profile (profiles_v2), cached with the app's query defaults. */
+export function useProfile() {
+  const { user } = useAuth();
+  const userId = user?.id;
+  return useQuery({
+    queryKey: [PROFILE_QUERY_KEY, userId],
+    enabled: Boolean(userId),
+    queryFn: async (): Promise<Profile | null> => {
+      const sb = await getSupabase();
+      const { data, error } = await sb
+        .from("profiles_v2")
+        .select("id, org_id, role, full_name, avatar_url")
+        .eq("id", userId ?? "")
+        .maybeSingle();
+      if (error) throw error;
+      return data;
+    },
+  });
+}
+
+/** Refetches the profile after it changed (onboarding, profile edit). */
+export function useInvalidateProfile(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [PROFILE_QUERY_KEY] });
+}

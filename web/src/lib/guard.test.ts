@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { decideGuard, safeReturnPath } from "./guard";
+
+const base = { status: "signed-out" as const, gateBlocked: false, failed: false };
+
+describe("decideGuard", () => {
+  it("does not check /health and /safe at all", () => {
+    for (const path of ["/health", "/safe"]) {
+      expect(decideGuard({ ...base, path, status: "loading", gateBlocked: true, failed: true })).toEqual({ kind: "render" });
+    }
+  });
+
+  it("sends signed-out visitors of protected paths to /login, remembering the page", () => {
+    expect(decideGuard({ ...base, path: "/audit-log" })).toEqual({ kind: "redirect", to: "/login", rememberFrom: true });
+  });
+
+  it("lets signed-out visitors reach the sign-in, sign-out, gate and account-recovery screens", () => {
+    for (const path of ["/login", "/logout", "/gate", "/signup", "/forgot-password", "/reset-password"]) {
+      expect(decideGuard({ ...base, path })).toEqual({ kind: "render" });
+    }
+  });
+
+  it("shows a spinner while the session is being checked", () => {
+    expect(decideGuard({ ...base, path: "/", status: "loading" })).toEqual({ kind: "checking" });
+  });
+
+  it("sends the user to /safe when checking failed", () => {
+    expect(decideGuard({ ...base, path: "/", failed: true })).toEqual({ kind: "redirect", to: "/safe", rememberFrom: false });
+  });
+
+  it("sends everyone to /gate while the gate is closed, except the gate itself", () => {
+    expect(decideGuard({ ...base, path: "/login", gateBlocked: true })).toEqual({ kind: "redirect", to: "/gate", rememberFrom: false });
+    expect(decideGuard({ ...base, path: "/gate", gateBlocked: true })).toEqual({ kind: "render" });
+  });
+
+  it("renders protected pages for a signed-in user", () => {
+    expect(decideGuard({ ...base, path: "/users", status: "signed-in" })).toEqual({ kind: "render" });
+  });
+});
+
+describe("safeReturnPath", () => {
+  it("accepts same-site paths only", () => {
+    expect(safeReturnPath("/audit-log?x=1")).toBe("/audit-log?x=1");
+    expect(safeReturnPath("//evil.example")).toBe("/");
+    expect(safeReturnPath("https://evil.example")).toBe("/");
+    expect(safeReturnPath(undefined)).toBe("/");
+    expect(safeReturnPath("/login")).toBe("/");
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * The client error log (last 100 entries) and performance log (last 50) of
+ * the spec, kept in local storage so Diagnostics can show them after a
+ * reload. Nothing here throws: logging must never break the app.
+ */
+
+export type LogLevel = "error" | "warning" | "info";
+
+export interface LogEntry {
+  id: string;
+  timestamp: string;
+  level: LogLevel;
+  message: string;
+  stack?: string | undefined;
+  context?: Record<string, unknown> | undefined;
+  sessionId: string;
+}
+
+export interface PerformanceMetric {
+  name: string;
+  value: number;
+  timestamp: string;
+  context?: Record<string, unknown> | undefined;
+}
+
+export const ERROR_LOG_LIMIT = 100;
+export const PERFORMANCE_LOG_LIMIT = 50;
+/** "Recent" lists show this many by default. */
+export const RECENT_DEFAULT = 10;
+
+const ERROR_KEY = "fairbalance.log.errors";
+const PERF_KEY = "fairbalance.log.performance";
+const SESSION_KEY = "fairbalance.log.session";
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function read<T>(key: string): T[] {
+  try {
+    const raw = storage()?.getItem(key);
+    const parsed: unknown = raw ? JSON.parse(raw) : [];
+    return Array.isArray(parsed) ? (parsed as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function write(key: string, value: unknown[]): void {
+  try {
+    storage()?.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or disabled: drop the entry rather than fail
+  }
+}
+
+/** A per-tab id that ties log entries of one visit together. */
+export function logSessionId(): string {
+  try {
+    let id = window.sessionStorage.getItem(SESSION_KEY);
+    if (!id) {
+      id = crypto.randomUUID();
+      window.sessionStorage.setItem(SESSION_KEY, id);
+    }
+    return id;
+  } catch {
+    return "unknown";
+  }
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+/** Calls `listener` whenever either log changes; returns the unsubscribe function. */
+export function subscribeLogs(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Appends to the error log, keeping the newest {@link ERROR_LOG_LIMIT}. */
+export function logEvent(level: LogLevel, message: string, details: { error?: unknown; context?: Record<string, unknown> } = {}): LogEntry {
+  const stack = details.error instanceof Error ? details.error.stack : undefined;
+  const entry: LogEntry = {
+    id: crypto.randomUUID(),
+    timestamp: new Date().toISOString(),
+    level,
+    message,
+    stack,
+    context: details.context,
+    sessionId: logSessionId(),
+  };
+  const entries = [...read<LogEntry>(ERROR_KEY), entry].slice(-ERROR_LOG_LIMIT);
+  write(ERROR_KEY, entries);
+  notify();
+  return entry;
+}
+
+/** Appends to the performance log, keeping the newest {@link PERFORMANCE_LOG_LIMIT}. */
+export function logMetric(name: string, value: number, context?: Record<string, unknown>): void {
+  const metric: PerformanceMetric = { name, value, timestamp: new Date().toISOString(), context };
+  write(PERF_KEY, [...read<PerformanceMetric>(PERF_KEY), metric].slice(-PERFORMANCE_LOG_LIMIT));
+  notify();
+}
+
+/** The error log, newest first. */
+export function errorLog(): LogEntry[] {
+  return read<LogEntry>(ERROR_KEY).reverse();
+}
+
+/** The performance log, newest first. */
+export function performanceLog(): PerformanceMetric[] {
+  return read<PerformanceMetric>(PERF_KEY).reverse();
+}
+
+export function clearLogs(): void {
+  storage()?.removeItem(ERROR_KEY);
+  storage()?.removeItem(PERF_KEY);
+  notify();
+}
+
+let installed = false;
+
+/**
+ * Records uncaught errors and unhandled rejections, and the page's load
+ * timings, once per page. `onError` is told of each uncaught error (the app
+ * uses it to record an audit event).
+ */
+export function installGlobalLogging(onError?: (entry: LogEntry) => void): void {
+  if (installed) return;
+  installed = true;
+  window.addEventListener("error", (event) => {
+    const entry = logEvent("error", event.message || "Uncaught error", {
+      error: event.error,
+      context: { source: event.filename, line: event.lineno, column: event.colno },
+    });
+    onError?.(entry);
+  });
+  window.addEventListener("unhandledrejection", (event) => {
+    const reason: unknown = event.reason;
+    const entry = logEvent("error", reason instanceof Error ? reason.message : String(reason), {
+      error: reason,
+      context: { kind: "unhandledrejection" },
+    });
+    onError?.(entry);
+  });
+  if (typeof PerformanceObserver !== "undefined") {
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (e.entryType === "navigation") {
+            const nav = e as PerformanceNavigationTiming;
+            logMetric("page_load", Math.round(nav.loadEventEnd - nav.startTime), { path: window.location.pathname });
+            logMetric("time_to_first_byte", Math.round(nav.responseStart - nav.startTime));
+          } else if (e.entryType === "largest-contentful-paint") {
+            logMetric("largest_contentful_paint", Math.round(e.startTime), { path: window.location.pathname });
+          }
+        }
+      }).observe({ type: "navigation", buffered: true });
+    } catch {
+      // older browsers: no timings
+    }
+  }
+}
