@@ -29,6 +29,7 @@ type config struct {
 	MailMinInterval   time.Duration
 	SQLiteSync        string
 	AccessLog         bool
+	WebDir            string
 	LogFormat         string
 	SecurePassword    bool
 	Preview           bool
@@ -89,6 +90,7 @@ func bindServe(fs *flag.FlagSet, c *config) {
 	fs.DurationVar(&c.SessionInactivity, "session-inactivity", envDuration("FAIRBALANCE_SESSION_INACTIVITY", 12*time.Hour), "end sessions unused for this long (FAIRBALANCE_SESSION_INACTIVITY)")
 	fs.DurationVar(&c.SessionLifetime, "session-lifetime", envDuration("FAIRBALANCE_SESSION_LIFETIME", 7*24*time.Hour), "end sessions this long after sign-in (FAIRBALANCE_SESSION_LIFETIME)")
 	fs.DurationVar(&c.MailMinInterval, "mail-min-interval", envDuration("FAIRBALANCE_MAIL_MIN_INTERVAL", 60*time.Second), "shortest time between two e-mails of one kind to one address (FAIRBALANCE_MAIL_MIN_INTERVAL)")
+	fs.StringVar(&c.WebDir, "web-dir", envString("FAIRBALANCE_WEB_DIR", ""), "serve the web app from this directory (a Vite build) instead of the one built in; for development (FAIRBALANCE_WEB_DIR)")
 	fs.BoolVar(&c.AccessLog, "access-log", envBool("FAIRBALANCE_ACCESS_LOG", true), "log every request (FAIRBALANCE_ACCESS_LOG)")
 	fs.BoolVar(&c.Preview, "preview", envBool("FAIRBALANCE_PREVIEW", false), "issue read-only demo sessions for the preview experience; on by default only in development mode (FAIRBALANCE_PREVIEW)")
 	fs.BoolVar(&c.SecurePassword, "secure-password-change", envBool("FAIRBALANCE_SECURE_PASSWORD_CHANGE", true), "require a reauthentication code to change the password of a session older than 24 h (FAIRBALANCE_SECURE_PASSWORD_CHANGE)")

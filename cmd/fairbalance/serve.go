@@ -84,10 +84,19 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
 	data := registry(db)
+	mailSender := "log"
+	if c.SMTPURL != "" {
+		mailSender = "smtp"
+	}
+	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender,
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
 
 	ui, built := web.Dist()
 	if !built {
 		ui = nil
+	}
+	if c.WebDir != "" {
+		ui = os.DirFS(c.WebDir)
 	}
 	api := httpapi.New(httpapi.Config{
 		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,

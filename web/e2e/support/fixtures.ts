@@ -3,6 +3,9 @@ import { test as base, expect, type Page } from "@playwright/test";
 import { randomBytes } from "node:crypto";
 import { startServer, type Server } from "./server";
 
+/** Where the app keeps its session (src/lib/supabase.ts). */
+export const AUTH_STORAGE_KEY = "fairbalance.auth";
+
 export { expect };
 
 /** A unique e-mail address at example.com. */
@@ -83,6 +86,30 @@ export async function signIn(page: Page, member: Pick<Member, "email" | "passwor
   await page.getByLabel("Password", { exact: true }).fill(member.password);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).not.toHaveURL(/\/login/);
+}
+
+/**
+ * Signs in through the API and stores the session where the app keeps it,
+ * before the page loads: for tests about something other than the login
+ * screen.
+ */
+export async function signInFast(page: Page, server: Server, member: Pick<Member, "email" | "password">): Promise<void> {
+  const res = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
+    method: "POST",
+    headers: { apikey: server.anonKey, "Content-Type": "application/json" },
+    body: JSON.stringify({ email: member.email, password: member.password }),
+  });
+  if (!res.ok) throw new Error(`sign in: ${res.status} ${await res.text()}`);
+  const session = (await res.json()) as Record<string, unknown>;
+  await page.addInitScript(
+    ([key, value]) => {
+      if (!window.sessionStorage.getItem("e2e.signed-in")) {
+        window.localStorage.setItem(key, value);
+        window.sessionStorage.setItem("e2e.signed-in", "1");
+      }
+    },
+    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
+  );
 }
 
 /** Fails on any serious or critical axe-core violation of the current page. */

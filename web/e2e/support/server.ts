@@ -57,6 +57,8 @@ export async function startServer(extraArgs: string[] = []): Promise<Server> {
       "--mail-min-interval", "1s",
       "--access-log=false",
       "--log-format", "json",
+      // E2E_WEB_DIR serves a separate Vite build (development); by default the embedded app.
+      ...(process.env.E2E_WEB_DIR ? ["--web-dir", process.env.E2E_WEB_DIR] : []),
       ...extraArgs,
     ],
     { env, stdio: ["ignore", "ignore", "pipe"] },

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { useAuth } from "@/lib/auth";
@@ -55,6 +55,10 @@ export function RouteGuard() {
         />
       );
     case "render":
-      return <Outlet />;
+      return (
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      );
   }
 }

@@ -6,6 +6,7 @@ import { ErrorBoundary } from "./error-boundary";
 import { NoWorkspaceScreen, OnboardingScreen } from "./screens";
 import { AppSidebar } from "./shell/sidebar";
 import { SidebarProvider } from "./shell/sidebar-state";
+import { TooltipProvider } from "@/components/ui/tooltip";
 import { PreviewBanner, PreviewCornerBadge, TopBar } from "./shell/top-bar";
 
 function SkipLink() {
@@ -19,7 +20,7 @@ function SkipLink() {
   );
 }
 
-function Screen() {
+export function Screen() {
   const { pathname } = useLocation();
   return (
     <ErrorBoundary resetKey={pathname}>
@@ -58,28 +59,22 @@ export function ShellLayout() {
   }
 
   return (
-    <SidebarProvider>
-      <SkipLink />
-      <div className="flex min-h-dvh bg-background">
-        <AppSidebar />
-        <div className="flex min-w-0 flex-1 flex-col">
-          {preview ? <PreviewBanner /> : null}
-          <TopBar />
-          <main id="main" tabIndex={-1} className="mx-auto flex w-full max-w-7xl flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
-            <Screen />
-          </main>
+    <TooltipProvider>
+      <SidebarProvider>
+        <SkipLink />
+        <div className="flex min-h-dvh bg-background">
+          <AppSidebar />
+          <div className="flex min-w-0 flex-1 flex-col">
+            {preview ? <PreviewBanner /> : null}
+            <TopBar />
+            <main id="main" tabIndex={-1} className="mx-auto flex w-full max-w-7xl flex-1 flex-col px-4 py-6 outline-none sm:px-6 lg:px-8 lg:py-8">
+              <Screen />
+            </main>
+          </div>
         </div>
-      </div>
-      {preview ? <PreviewCornerBadge /> : null}
-    </SidebarProvider>
+        {preview ? <PreviewCornerBadge /> : null}
+      </SidebarProvider>
+    </TooltipProvider>
   );
 }
 
-/** Screens outside the shell (sign-in, sign-up, gate, safe mode): centred, no navigation. */
-export function BareLayout() {
-  return (
-    <main id="main" tabIndex={-1} className="flex min-h-dvh flex-col outline-none">
-      <Screen />
-    </main>
-  );
-}

@@ -1,9 +1,10 @@
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
-import { Toaster } from "@/components/ui/toaster";
-import { TooltipProvider } from "@/components/ui/tooltip";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { AuthProvider } from "@/lib/auth";
 import { createQueryClient } from "@/lib/query-client";
+
+// Toasts are only needed once something happens; keep them out of the entry chunk.
+const Toaster = lazy(() => import("@/components/ui/toaster").then((m) => ({ default: m.Toaster })));
 
 /** App-wide context. Tests pass their own `client` to control retries and caching. */
 export function Providers({ children, client }: { children: ReactNode; client?: QueryClient }) {
@@ -11,10 +12,10 @@ export function Providers({ children, client }: { children: ReactNode; client?: 
   return (
     <QueryClientProvider client={client ?? defaultClient}>
       <AuthProvider>
-        <TooltipProvider>
-          {children}
+        {children}
+        <Suspense fallback={null}>
           <Toaster />
-        </TooltipProvider>
+        </Suspense>
       </AuthProvider>
     </QueryClientProvider>
   );

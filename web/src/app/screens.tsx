@@ -3,6 +3,9 @@ import { lazy } from "react";
 // Each screen is its own chunk, loaded the first time its route renders;
 // the layout's <Suspense> shows a spinner meanwhile.
 
+/** The signed-in frame (sidebar, top bar, menus): its own chunk, so sign-in stays light. */
+export const ShellLayout = lazy(() => import("./layout").then((m) => ({ default: m.ShellLayout })));
+
 export const HealthScreen = lazy(() => import("@/features/health/health-page").then((m) => ({ default: m.HealthPage })));
 
 export const LoginScreen = lazy(() => import("@/features/auth/login-page").then((m) => ({ default: m.LoginPage })));
