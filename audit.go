@@ -236,6 +236,9 @@ type AuditVerification struct {
 	// empty chain). Keeping a copy outside the database lets a later
 	// verification show that the chain was not rewritten as a whole.
 	HeadHash string
+	// HeadID is the ID of the chain's last entry as the chain head records
+	// it (0 for an empty chain).
+	HeadID int64
 }
 
 // AuditStore is the audit trail as storage offers it. Its write runs inside

@@ -91,6 +91,9 @@ type WritePlan struct {
 	// a conflicting row is skipped, otherwise it is merged.
 	OnConflict       []string
 	IgnoreDuplicates bool
+	// MergeColumns are the columns a merging upsert sets on a conflicting
+	// row; nil sets every column of Columns but the OnConflict ones.
+	MergeColumns []string
 	// Returning lists the columns to return (nil: none).
 	Returning []SelectColumn
 }
@@ -100,6 +103,12 @@ type WritePlan struct {
 type DataStore interface {
 	// Read returns the rows (a JSON array) and, when plan.Count, the total.
 	Read(ctx context.Context, plan *ReadPlan) (rows json.RawMessage, total int64, err error)
+	// ReadEach runs plan (its Count is ignored) and calls fn with each row,
+	// a JSON object, in order, holding one row at a time: the way to read
+	// more rows than fit comfortably in memory. The bytes passed to fn are
+	// valid only during the call. An error of fn stops the read and is
+	// returned as it is.
+	ReadEach(ctx context.Context, plan *ReadPlan, fn func(row []byte) error) error
 	Insert(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)
 	Update(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)
 	Delete(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)

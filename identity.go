@@ -153,6 +153,10 @@ type MailMessage struct {
 	CreatedAt     time.Time
 	NextAttemptAt time.Time
 	SentAt        *time.Time
+	// OrgID is the organisation the message belongs to: given by the
+	// sender, else (when "") the organisation of the account with the
+	// recipient address at the time of sending, else none.
+	OrgID string
 }
 
 // AuthEvent is an entry of the auth audit table.
@@ -251,6 +255,7 @@ type MailStore interface {
 type Tx interface {
 	IdentityStore
 	RecordStore
+	WorkspaceStore
 	DataStore
 	AuditStore
 }

@@ -317,5 +317,6 @@ func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 		broken(v.Entries, "%s: the last entry's hash is not the recorded head hash", fairbalance.AuditHeadMismatch)
 	}
 	v.OK = v.BrokenAt == 0
+	v.HeadID = headSeq
 	return v, nil
 }

@@ -15,16 +15,14 @@ import (
 // the registry by the service; they are still quoted here. Values are only
 // ever bound. Each row is rendered as a JSON object by the database.
 
-// Read runs a read plan.
-func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMessage, int64, error) {
-	var b sqlBuilder
-	b.d = q.d
+// selectSQL builds the query of a read plan (without its count).
+func (q *querier) selectSQL(p *fairbalance.ReadPlan) (*sqlBuilder, error) {
+	b := &sqlBuilder{d: q.d}
 	b.WriteString("SELECT ")
 	b.rowJSON("t", p.Columns, p.Embeds)
 	b.WriteString(" FROM " + quoteIdent(p.Table) + " t")
-	where := p.Where
-	if err := b.where("t", where, p.Embeds); err != nil {
-		return nil, 0, err
+	if err := b.where("t", p.Where, p.Embeds); err != nil {
+		return nil, err
 	}
 	if len(p.Order) > 0 {
 		b.WriteString(" ORDER BY ")
@@ -53,6 +51,15 @@ func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMe
 	if p.Offset > 0 {
 		b.WriteString(" OFFSET " + b.arg(p.Offset))
 	}
+	return b, nil
+}
+
+// Read runs a read plan.
+func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMessage, int64, error) {
+	b, err := q.selectSQL(p)
+	if err != nil {
+		return nil, 0, err
+	}
 	rows, err := q.rawQuery(ctx, b.String(), b.args...)
 	if err != nil {
 		return nil, 0, err
@@ -66,7 +73,7 @@ func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMe
 		var c sqlBuilder
 		c.d = q.d
 		c.WriteString("SELECT COUNT(*) FROM " + quoteIdent(p.Table) + " t")
-		if err := c.where("t", where, p.Embeds); err != nil {
+		if err := c.where("t", p.Where, p.Embeds); err != nil {
 			return nil, 0, err
 		}
 		if err := q.rawRow(ctx, c.String(), c.args...).Scan(&total); err != nil {
@@ -74,6 +81,32 @@ func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMe
 		}
 	}
 	return out, total, nil
+}
+
+// ReadEach runs a read plan row by row (see fairbalance.DataStore). The
+// rows come from one query, so on both backends they are of one snapshot;
+// on SQLite the read holds a reader connection (never the writer) until
+// it ends.
+func (q *querier) ReadEach(ctx context.Context, p *fairbalance.ReadPlan, fn func(row []byte) error) error {
+	b, err := q.selectSQL(p)
+	if err != nil {
+		return err
+	}
+	rows, err := q.rawQuery(ctx, b.String(), b.args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var v sql.RawBytes
+	for rows.Next() {
+		if err := rows.Scan(&v); err != nil {
+			return translate(err)
+		}
+		if err := fn(v); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err())
 }
 
 // Insert runs an insert (or upsert) plan.
@@ -108,7 +141,11 @@ func (q *querier) Insert(ctx context.Context, p *fairbalance.WritePlan) (json.Ra
 		}
 		b.WriteString(" ON CONFLICT (" + strings.Join(keys, ", ") + ")")
 		var sets []string
-		for _, c := range p.Columns {
+		merge := p.Columns
+		if p.MergeColumns != nil {
+			merge = p.MergeColumns
+		}
+		for _, c := range merge {
 			if !contains(p.OnConflict, c) {
 				sets = append(sets, quoteIdent(c)+" = excluded."+quoteIdent(c))
 			}

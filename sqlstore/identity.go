@@ -464,8 +464,11 @@ func (q *querier) EnqueueMail(ctx context.Context, m *fairbalance.MailMessage) e
 	if m.Status == "" {
 		m.Status = "pending"
 	}
-	return translate(q.row(ctx, `INSERT INTO mail_outbox (recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at) VALUES (?,?,?,?,?,?,?,?,?,?) RETURNING id`,
-		m.To, m.Subject, m.Text, m.HTML, m.Kind, m.Status, m.Attempts, m.LastError, m.CreatedAt.UTC(), m.NextAttemptAt.UTC()).Scan(&m.ID))
+	// Without an organisation given, the message belongs to the
+	// organisation of the account with the recipient address, if any.
+	return translate(q.row(ctx, `INSERT INTO mail_outbox (recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at, org_id)
+VALUES (?,?,?,?,?,?,?,?,?,?, COALESCE(NULLIF(?, ''), (SELECT p.org_id FROM users u JOIN profiles_v2 p ON p.id = u.id WHERE u.email = ? AND p.org_id IS NOT NULL), '')) RETURNING id, org_id`,
+		m.To, m.Subject, m.Text, m.HTML, m.Kind, m.Status, m.Attempts, m.LastError, m.CreatedAt.UTC(), m.NextAttemptAt.UTC(), m.OrgID, strings.ToLower(m.To)).Scan(&m.ID, &m.OrgID))
 }
 
 func (q *querier) RecordAuthEvent(ctx context.Context, e *fairbalance.AuthEvent) error {
@@ -475,12 +478,12 @@ func (q *querier) RecordAuthEvent(ctx context.Context, e *fairbalance.AuthEvent)
 
 // mail outbox, as the mailer sees it
 
-const mailColumns = `id, recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at`
+const mailColumns = `id, recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at, sent_at, org_id`
 
 func scanMail(s scanner) (*fairbalance.MailMessage, error) {
 	var m fairbalance.MailMessage
 	var sent sql.NullTime
-	if err := s.Scan(&m.ID, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Kind, &m.Status, &m.Attempts, &m.LastError, &m.CreatedAt, &m.NextAttemptAt, &sent); err != nil {
+	if err := s.Scan(&m.ID, &m.To, &m.Subject, &m.Text, &m.HTML, &m.Kind, &m.Status, &m.Attempts, &m.LastError, &m.CreatedAt, &m.NextAttemptAt, &sent, &m.OrgID); err != nil {
 		return nil, translate(err)
 	}
 	m.SentAt = timePtr(sent)
