@@ -57,6 +57,9 @@ func (a *API) base(next http.Handler) http.Handler {
 		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self' ws: wss:; worker-src 'self' blob:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'")
 		defer func() {
 			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p) // a response cut short on purpose (see readCSV)
+				}
 				a.log.Error("panic", "request_id", id, "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
 				if sw.status == 0 {
 					writeJSON(sw, http.StatusInternalServerError, map[string]any{"code": "unexpected_failure", "message": "Unexpected failure, please check server logs for more information", "error_id": id})

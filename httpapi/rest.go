@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"fairbalance"
 	"fairbalance/auth"
@@ -67,7 +68,7 @@ func (a *API) restCaller(r *http.Request) (service.Caller, error) {
 	if !auth.IsUUID(c.Subject) {
 		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
 	}
-	caller := service.Caller{Role: "authenticated", UserID: c.Subject}
+	caller := service.Caller{Role: "authenticated", UserID: c.Subject, SessionID: c.SessionID}
 	p, err := a.store.View().ProfileByID(r.Context(), c.Subject)
 	switch {
 	case errors.Is(err, fairbalance.ErrNotFound):
@@ -119,6 +120,10 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
+		if req.CSV && r.Method == http.MethodGet {
+			a.readCSV(w, r, caller, table, req)
+			return
+		}
 		res, err := a.data.Read(ctx, caller, table, req)
 		if err != nil {
 			fail(err)
@@ -156,6 +161,58 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD, POST, PATCH, DELETE")
 		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
 	}
+}
+
+// csvWriteWindow is how long a CSV response may wait for the client to
+// take each chunk; the server's write timeout would otherwise end a long
+// export.
+const csvWriteWindow = 60 * time.Second
+
+// deadlineWriter moves the connection's write deadline forward before
+// each chunk.
+type deadlineWriter struct {
+	w  io.Writer
+	rc *http.ResponseController
+}
+
+func (d deadlineWriter) Write(b []byte) (int, error) {
+	_ = d.rc.SetWriteDeadline(time.Now().Add(csvWriteWindow))
+	return d.w.Write(b)
+}
+
+// readCSV answers a GET with Accept: text/csv, streaming the rows (see
+// service.Data.ReadCSV). A failure after the response has started cuts
+// the connection, so a client never takes a truncated export for a whole one.
+func (a *API) readCSV(w http.ResponseWriter, r *http.Request, caller service.Caller, table string, req *pgrest.Request) {
+	started := false
+	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info service.CSVInfo) io.Writer {
+		started = true
+		hdr := w.Header()
+		hdr.Set("Content-Type", "text/csv; charset=utf-8")
+		status := http.StatusOK
+		if info.Counted {
+			n := max(info.Total-int64(info.Offset), 0)
+			if info.Limit > 0 {
+				n = min(n, int64(info.Limit))
+			}
+			hdr.Set("Content-Range", contentRange(info.Offset, int(n), info.Total))
+			hdr.Set("Preference-Applied", "count="+string(req.Prefer.Count))
+			if int64(info.Offset)+n < info.Total {
+				status = http.StatusPartialContent
+			}
+		}
+		w.WriteHeader(status)
+		return deadlineWriter{w: w, rc: http.NewResponseController(w)}
+	})
+	if err == nil {
+		return
+	}
+	if !started {
+		restError(w, r, a, err)
+		return
+	}
+	a.log.Warn("rest: CSV response cut short", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+	panic(http.ErrAbortHandler)
 }
 
 func contentRange(first, n int, total int64) string {

@@ -42,6 +42,9 @@ type Request struct {
 	Singular bool
 	// StripNulls is true when the Accept header asks for nulls=stripped.
 	StripNulls bool
+	// CSV is true when the Accept header's first media type is text/csv
+	// (sent by .csv()).
+	CSV bool
 }
 
 // FiltersOn returns the filters on the embedded relation rel, or on the
@@ -112,7 +115,7 @@ func parseRequest(q url.Values, h http.Header) (*Request, *Error) {
 	if r.Prefer, err = parsePrefer(h.Values("Prefer")); err != nil {
 		return nil, err
 	}
-	r.Singular, r.StripNulls = parseAccept(h.Values("Accept"))
+	r.Singular, r.StripNulls, r.CSV = parseAccept(h.Values("Accept"))
 	for _, name := range []string{"on_conflict", "columns"} {
 		v, ok, err := single(q, name)
 		if err != nil {
@@ -355,13 +358,21 @@ func intersect(off1 int, lim1 *int, off2 int, lim2 *int) (int, *int) {
 	return off, &n
 }
 
-// parseAccept reports whether the Accept header asks for a single object
-// and for stripped nulls.
-func parseAccept(values []string) (singular, stripNulls bool) {
+// parseAccept reports whether the Accept header asks for a single object,
+// for stripped nulls, and for CSV (its first media type is text/csv).
+func parseAccept(values []string) (singular, stripNulls, csv bool) {
+	first := true
 	for _, v := range values {
 		for _, part := range strings.Split(v, ",") {
 			mt, params, _ := strings.Cut(part, ";")
 			mt = strings.ToLower(strings.TrimSpace(mt))
+			if mt == "" {
+				continue
+			}
+			if first && mt == "text/csv" {
+				csv = true
+			}
+			first = false
 			if mt == "application/vnd.pgrst.object+json" || mt == "application/vnd.pgrst.object" {
 				singular = true
 			}
@@ -371,5 +382,5 @@ func parseAccept(values []string) (singular, stripNulls bool) {
 			}
 		}
 	}
-	return singular, stripNulls
+	return singular, stripNulls, csv
 }

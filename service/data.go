@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"fairbalance"
@@ -34,6 +35,9 @@ type Caller struct {
 	Member string
 	// Demo callers (members of the demo organisation) only read.
 	Demo bool
+	// SessionID is the session_id claim of the caller's access token
+	// ("" for keys and tokens without one).
+	SessionID string
 }
 
 // demoRefusal refuses a write of a demo caller with the spec's message.
@@ -156,6 +160,53 @@ type Data struct {
 	funcs  map[string]*FunctionSpec
 	// Now is the clock.
 	Now func() time.Time
+	// Config describes the instance to the workspace functions; set it
+	// before serving.
+	Config DataConfig
+
+	verifyMu  sync.Mutex
+	verifying map[string]*verification // chain verifications in progress, by organisation
+}
+
+// DataConfig is what the workspace functions of the data API need to know
+// of the instance. Zero fields take the defaults named on each.
+type DataConfig struct {
+	// Version is reported by diagnostics() ("dev").
+	Version string
+	// SiteURL is where the app is served; invitation links are
+	// {SiteURL}/signup?invite={token} ("http://127.0.0.1:8080").
+	SiteURL string
+	// MailSender is "smtp" when e-mail is delivered by SMTP, else "log".
+	MailSender string
+	// SessionInactivity and SessionLifetime bound the sessions that
+	// list_sessions() reports as active (12 h and 7 days, as the identity
+	// service's defaults).
+	SessionInactivity time.Duration
+	SessionLifetime   time.Duration
+	// MailQueued is called after a function that put mail in the outbox
+	// has committed (it wakes the mailer).
+	MailQueued func()
+}
+
+func (d *Data) cfg() DataConfig {
+	c := d.Config
+	if c.Version == "" {
+		c.Version = "dev"
+	}
+	if c.SiteURL == "" {
+		c.SiteURL = "http://127.0.0.1:8080"
+	}
+	c.SiteURL = strings.TrimRight(c.SiteURL, "/")
+	if c.MailSender != "smtp" {
+		c.MailSender = "log"
+	}
+	if c.SessionInactivity == 0 {
+		c.SessionInactivity = 12 * time.Hour
+	}
+	if c.SessionLifetime == 0 {
+		c.SessionLifetime = 7 * 24 * time.Hour
+	}
+	return c
 }
 
 // NewData returns the data API over the given tables.

@@ -34,8 +34,9 @@ type matrixEnv struct {
 func newMatrix(t *testing.T, backend string) *matrixEnv {
 	db := storetest.Open(t, backend)
 	m := &matrixEnv{ctx: context.Background(), db: db, members: map[string]map[string]service.Caller{}, orgs: map[string]string{}}
-	d := service.NewData(db, service.RecordTables()...)
+	d := service.NewData(db, append(service.RecordTables(), service.WorkspaceTables()...)...)
 	d.RegisterFunctions(d.RecordFunctions()...)
+	d.RegisterFunctions(d.WorkspaceFunctions()...)
 	m.data = d
 	now := time.Now().UTC()
 	n := 0
@@ -259,6 +260,8 @@ func TestPermissionMatrix(t *testing.T) {
 			check("anonymous invites", denied(err))
 			_, err = m.data.Call(m.ctx, anon, "accept_invite", map[string]any{"token": "x"}, false)
 			check("anonymous accepts an invitation", denied(err))
+
+			checkWorkspaceMatrix(t, m, tested, check)
 
 			for _, tbl := range m.data.Tables() {
 				check("table without a matrix entry: "+tbl.Name, tested[tbl.Name])

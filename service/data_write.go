@@ -222,6 +222,19 @@ func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.R
 	// Columns without a default that some row lacks would be NULL; drop a
 	// column that no row sets so the database default applies.
 	plan.Columns = presentColumns(plan.Columns, plan.Rows)
+	op := "insert"
+	if len(plan.OnConflict) > 0 {
+		op = "upsert"
+		// A merge sets what the client sent (as PostgREST does), not the
+		// defaults filled in for a new row, and keeps updated_at current.
+		plan.MergeColumns = []string{}
+		for _, k := range plan.Columns {
+			col := t.column(k)
+			if contains(cols, k) || col.ServerSet && col.Name == "updated_at" {
+				plan.MergeColumns = append(plan.MergeColumns, k)
+			}
+		}
+	}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
 		if t.CheckInsert != nil && !c.Service() {
 			for _, row := range plan.Rows {
@@ -239,7 +252,7 @@ func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.R
 		if err != nil {
 			return nil, 0, err
 		}
-		if err := d.auditChange(ctx, tx, c, t, "insert", nil, rows, n); err != nil {
+		if err := d.auditChange(ctx, tx, c, t, op, nil, rows, n); err != nil {
 			return nil, 0, err
 		}
 		return project(t, rows, plan.Returning), n, nil
@@ -465,6 +478,12 @@ func (t *TableSpec) toDB(p *fairbalance.WritePlan) *fairbalance.WritePlan {
 	out.OnConflict = make([]string, len(p.OnConflict))
 	for i, c := range p.OnConflict {
 		out.OnConflict[i] = name(c)
+	}
+	if p.MergeColumns != nil {
+		out.MergeColumns = make([]string, len(p.MergeColumns))
+		for i, c := range p.MergeColumns {
+			out.MergeColumns[i] = name(c)
+		}
 	}
 	return &out
 }

@@ -207,12 +207,23 @@ func (s *Identity) redirect(redirectTo string) string {
 	return s.cfg.SiteURL
 }
 
-// issueSession creates a session for u with one authentication method and
+// ErrMemberDeactivated refuses every sign-in of a deactivated member, with
+// GoTrue's code for a banned user (400 user_banned).
+var ErrMemberDeactivated = errf(fairbalance.KindInvalid, "user_banned", "This account has been deactivated. Ask an administrator of your organisation to reactivate it.")
+
+// newSession creates a session for u with one authentication method and
 // its first refresh token, inside tx. The token is signed by finish.
 func (s *Identity) newSession(ctx context.Context, tx fairbalance.Tx, u *fairbalance.User, method string, c Client) (*fairbalance.Session, *fairbalance.RefreshToken, error) {
 	if u.DeletedAt != nil {
 		// A soft-deleted account never signs in again, by any method.
 		return nil, nil, errf(fairbalance.KindForbidden, "user_not_found", "User not found")
+	}
+	// Nor does a deactivated member until reactivated. (Deactivation also
+	// deleted every session, so no refresh token of theirs works either.)
+	if p, err := tx.ProfileByID(ctx, u.ID); err == nil && p.DeactivatedAt != nil {
+		return nil, nil, ErrMemberDeactivated
+	} else if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+		return nil, nil, err
 	}
 	now := s.Now()
 	notAfter := now.Add(s.cfg.SessionLifetime)

@@ -58,23 +58,32 @@ func (s *Identity) verifyLink(tokenHash, typ, redirectTo string) string {
 		"&redirect_to=" + url.QueryEscape(s.redirect(redirectTo))
 }
 
-// enqueue renders an identity e-mail and puts it in the outbox inside tx.
-func (s *Identity) enqueue(ctx context.Context, tx fairbalance.Tx, to string, k mailKind, link, code string) error {
+// renderMail renders an e-mail of kind k with an optional link and code.
+func renderMail(k mailKind, link, code string) (text, html string, err error) {
 	d := struct {
 		Kind map[string]string
 		Link string
 		Code string
 	}{map[string]string{"intro": k.intro, "action": k.action, "outro": k.outro}, link, code}
-	var text, html bytes.Buffer
-	if err := mailText.Execute(&text, d); err != nil {
-		return err
+	var t, h bytes.Buffer
+	if err := mailText.Execute(&t, d); err != nil {
+		return "", "", err
 	}
-	if err := mailHTML.Execute(&html, d); err != nil {
+	if err := mailHTML.Execute(&h, d); err != nil {
+		return "", "", err
+	}
+	return t.String(), h.String(), nil
+}
+
+// enqueue renders an identity e-mail and puts it in the outbox inside tx.
+func (s *Identity) enqueue(ctx context.Context, tx fairbalance.Tx, to string, k mailKind, link, code string) error {
+	text, html, err := renderMail(k, link, code)
+	if err != nil {
 		return err
 	}
 	now := s.Now()
 	return tx.EnqueueMail(ctx, &fairbalance.MailMessage{
-		To: to, Subject: k.subject, Text: text.String(), HTML: html.String(), Kind: k.name,
+		To: to, Subject: k.subject, Text: text, HTML: html, Kind: k.name,
 		Status: "pending", CreatedAt: now, NextAttemptAt: now,
 	})
 }

@@ -2,9 +2,7 @@ package service
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -26,7 +24,10 @@ type FunctionSpec struct {
 	ReadOnly bool
 	// Args names the accepted arguments (others are refused).
 	Args []string
-	Call func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error)
+	// Mails tells that the function may put mail in the outbox: the
+	// mailer is woken once its transaction has committed.
+	Mails bool
+	Call  func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error)
 }
 
 // RegisterFunctions adds functions to the data API.
@@ -86,6 +87,11 @@ func (d *Data) Call(ctx context.Context, c Caller, name string, args map[string]
 	if err != nil {
 		return nil, d.storeError(c, name, err)
 	}
+	if f.Mails {
+		if q := d.Config.MailQueued; q != nil {
+			q()
+		}
+	}
 	if out == nil {
 		return nil, nil
 	}
@@ -134,13 +140,15 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 				if !fairbalance.ValidRole(role) || role == fairbalance.RoleOwner || roleRank[role] > roleRank[c.Member] {
 					return nil, raise("Choose a role at or below your own")
 				}
-				b := make([]byte, 24)
-				_, _ = rand.Read(b)
-				token := base64.RawURLEncoding.EncodeToString(b)
+				token := newInviteToken()
 				now := d.Now()
 				inv := &fairbalance.Invite{ID: auth.NewUUID(), OrgID: c.OrgID, Email: email, Role: role, TokenHash: hashToken(token),
 					Status: fairbalance.InvitePending, InvitedBy: c.UserID, ExpiresAt: now.Add(fairbalance.InviteValidity), CreatedAt: now}
 				if err := tx.CreateInvite(ctx, inv); err != nil {
+					return nil, err
+				}
+				if err := appendAudit(ctx, tx, c, &fairbalance.AuditEntry{Action: fairbalance.ActionInviteCreated, ObjectType: "invite", ObjectID: inv.ID,
+					After: mustRaw(inviteRow(inv, now)), Meta: mustRaw(map[string]any{"via": "data_api"})}); err != nil {
 					return nil, err
 				}
 				return map[string]any{"id": inv.ID, "email": email, "role": role, "token": token, "expires_at": inv.ExpiresAt}, nil
@@ -190,12 +198,20 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 					return fail("You already belong to another organization")
 				}
 				now := d.Now()
+				before := inviteRow(inv, now)
 				p.OrgID, p.Role, p.UpdatedAt = inv.OrgID, inv.Role, now
 				if err := tx.UpdateProfile(ctx, p); err != nil {
 					return nil, err
 				}
 				inv.Status, inv.AcceptedAt, inv.AcceptedBy = fairbalance.InviteAccepted, &now, c.UserID
 				if err := tx.UpdateInvite(ctx, inv); err != nil {
+					return nil, err
+				}
+				// Recorded in the organisation joined, by the new member.
+				joined := c
+				joined.OrgID, joined.Member = inv.OrgID, inv.Role
+				if err := appendAudit(ctx, tx, joined, &fairbalance.AuditEntry{Action: fairbalance.ActionInviteAccepted, ObjectType: "invite", ObjectID: inv.ID,
+					Before: mustRaw(before), After: mustRaw(inviteRow(inv, now)), Meta: mustRaw(map[string]any{"via": "data_api", "user_id": c.UserID, "role": inv.Role})}); err != nil {
 					return nil, err
 				}
 				return map[string]any{"success": true, "error": nil, "role": inv.Role}, nil

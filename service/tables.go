@@ -2,9 +2,13 @@ package service
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"fairbalance"
@@ -66,7 +70,9 @@ func ProfilesTable() *TableSpec {
 			{Name: "avatar_url", Type: fairbalance.TypeText},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 			{Name: "updated_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
-			{Name: "deactivated_at", Type: fairbalance.TypeTimestamp, Nullable: true, Write: func(c Caller) bool { return c.IsAdmin() }},
+			// Set and cleared only by deactivate_member and reactivate_member,
+			// which also end the member's sessions.
+			{Name: "deactivated_at", Type: fairbalance.TypeTimestamp, Nullable: true, ServerSet: true},
 		},
 		Relations: []RelationSpec{{Name: "orgs", Table: "orgs", LocalColumn: "org_id", ForeignColumn: "id"}},
 		Rows: func(c Caller) (*fairbalance.Cond, bool) {
@@ -101,6 +107,12 @@ var roleRank = map[string]int{
 //     admin at all;
 //   - names and avatars: the profile's owner or an admin of its organisation.
 func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+	if v, ok := values["avatar_url"]; ok {
+		s, _ := v.(string)
+		if err := checkAvatarURL(s); err != nil {
+			return err
+		}
+	}
 	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: "profiles_v2", Where: where, Columns: []fairbalance.SelectColumn{
 		{Column: "id", Alias: "id", Type: fairbalance.TypeText}, {Column: "org_id", Alias: "org_id", Type: fairbalance.TypeText}, {Column: "role", Alias: "role", Type: fairbalance.TypeText},
 	}})
@@ -175,7 +187,7 @@ func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c Caller, values
 				}
 			}
 		}
-		for _, k := range []string{"full_name", "avatar_url", "deactivated_at"} {
+		for _, k := range []string{"full_name", "avatar_url"} {
 			if _, ok := values[k]; ok && !own && !sameOrgAdmin {
 				return refuse("Only the member or an administrator changes a profile.")
 			}
@@ -219,4 +231,59 @@ func WorkspaceSettingsTable() *TableSpec {
 // RecordTables are the organisation records served by the data API.
 func RecordTables() []*TableSpec {
 	return []*TableSpec{OrgsTable(), ProfilesTable(), WorkspaceSettingsTable(), AuditLogsV2Table(), AuditLogsTable()}
+}
+
+// Avatar limits: a data: URL of at most MaxAvatarDataURL characters (about
+// 110 KB of image), an https URL of at most MaxAvatarURL.
+const (
+	MaxAvatarDataURL = 150000
+	MaxAvatarURL     = 2048
+)
+
+// avatarTypes are the image types an avatar data: URL may hold.
+var avatarTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/webp": true}
+
+// checkAvatarURL accepts an empty avatar, an https URL, or a base64 data:
+// URL of a PNG, JPEG or WebP image whose bytes are of the type it names;
+// anything else is refused as a check violation (23514) saying why.
+func checkAvatarURL(s string) error {
+	bad := func(why string) error {
+		return pgErr(http.StatusBadRequest, "23514", why,
+			"new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_avatar_url_check\"",
+			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters.")
+	}
+	switch {
+	case s == "":
+		return nil
+	case strings.HasPrefix(s, "https://"):
+		if len(s) > MaxAvatarURL {
+			return bad(fmt.Sprintf("The avatar URL is longer than %d characters.", MaxAvatarURL))
+		}
+		u, err := url.Parse(s)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+			return bad("The avatar URL is not a valid https URL.")
+		}
+		return nil
+	case strings.HasPrefix(s, "data:"):
+		if len(s) > MaxAvatarDataURL {
+			return bad(fmt.Sprintf("The avatar image is too large: a data: URL has at most %d characters.", MaxAvatarDataURL))
+		}
+		meta, data, ok := strings.Cut(s[len("data:"):], ",")
+		mediaType, enc, _ := strings.Cut(meta, ";")
+		mediaType = strings.ToLower(mediaType)
+		if !ok || !avatarTypes[mediaType] || strings.ToLower(enc) != "base64" {
+			return bad("An avatar data: URL must be data:image/png, image/jpeg or image/webp with ;base64.")
+		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			if b, err = base64.RawStdEncoding.DecodeString(data); err != nil {
+				return bad("The avatar data: URL is not valid base64.")
+			}
+		}
+		if got := http.DetectContentType(b); got != mediaType {
+			return bad(fmt.Sprintf("The avatar data is not a %s image.", strings.TrimPrefix(mediaType, "image/")))
+		}
+		return nil
+	}
+	return bad("An avatar must be empty, an https:// URL or a data:image/… URL.")
 }
