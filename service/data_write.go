@@ -246,9 +246,11 @@ func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.R
 		if t.Insert != nil {
 			return t.Insert(ctx, tx, c, plan)
 		}
-		p := t.toDB(plan)
+		// A copy: toDB returns plan itself for a table without renames,
+		// and plan.Returning is what the client asked to see.
+		p := *t.toDB(plan)
 		p.Returning = allColumns(t)
-		rows, n, err := tx.Insert(ctx, p)
+		rows, n, err := tx.Insert(ctx, &p)
 		if err != nil {
 			return nil, 0, err
 		}

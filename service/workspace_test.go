@@ -374,6 +374,11 @@ func TestNotificationPreferences(t *testing.T) {
 			if row["review_assigned"] != false || row["weekly_digest"] != true || row["updated_at"] == first {
 				t.Fatalf("second upsert %v", row)
 			}
+			// The representation is what the select names, nothing more.
+			res, err := m.data.Insert(m.ctx, me, "notification_preferences", reqPrefer(t, "on_conflict=user_id&select=weekly_digest", "resolution=merge-duplicates,return=representation"), []byte(`{"comment_mention":false}`))
+			if err != nil || string(res.Rows) != `[{"weekly_digest":true}]` {
+				t.Fatalf("upsert returning one column: %s %v", res.Rows, err)
+			}
 			if _, err := m.data.Update(m.ctx, me, "notification_preferences", req(t, "user_id=eq."+me.UserID), []byte(`{"due_reminders":false}`)); err != nil {
 				t.Fatal(err)
 			}
@@ -381,12 +386,12 @@ func TestNotificationPreferences(t *testing.T) {
 			if len(r) != 1 || r[0]["review_assigned"] != false || r[0]["due_reminders"] != false || r[0]["weekly_digest"] != true {
 				t.Fatalf("read back %v", r)
 			}
-			_, err := m.data.Update(m.ctx, me, "notification_preferences", req(t, "user_id=eq."+me.UserID), []byte(`{"user_id":"someone-else"}`))
+			_, err = m.data.Update(m.ctx, me, "notification_preferences", req(t, "user_id=eq."+me.UserID), []byte(`{"user_id":"someone-else"}`))
 			wantCode(t, "moving the row", err, "42501")
 			_, err = m.data.Insert(m.ctx, me, "notification_preferences", reqPrefer(t, "", "resolution=merge-duplicates"), []byte(`{"weekly_digest":"sometimes"}`))
 			wantCode(t, "a bad value", err, "22P02")
 			ents, err := m.db.View().ListAudit(m.ctx, fairbalance.AuditFilter{OrgID: m.orgs["own"], ObjectType: "notification_preferences", Limit: 10})
-			if err != nil || len(ents) != 3 || ents[2].Action != "notification_preferences.upsert" || ents[2].ActorID != me.UserID {
+			if err != nil || len(ents) != 4 || ents[3].Action != "notification_preferences.upsert" || ents[3].ActorID != me.UserID {
 				t.Fatalf("entries %+v %v", ents, err)
 			}
 			demo := me

@@ -141,9 +141,14 @@ perBackend((ctx) => {
     assert.deepEqual(look.data, { email: invitee.email, role: 'reviewer_medical' });
     const bad = await ctx.srv.client().rpc('get_invite', { token: 'nope' });
     assert.equal(bad.error.message, 'Invalid invite token');
-    // The invitations table is not listable by token from the client.
+    // Invitations are listed only to the organisation's administrators,
+    // and never with their token.
     const list = await ctx.srv.client().from('invites').select('*');
-    assert.equal(list.error.code, 'PGRST205');
+    assert.equal(list.error.code, '42501');
+    const mine = await a.client.from('invites').select('*');
+    assert.equal(mine.error, null);
+    assert.deepEqual(mine.data.map((i) => i.email), [invitee.email]);
+    assert.ok(mine.data.every((i) => !Object.keys(i).some((k) => k.includes('token'))));
     // Someone else cannot use the invitation.
     const other = await member(ctx.srv);
     const wrong = await other.client.rpc('accept_invite', { token: inv.token });
