@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it:
-#   go vet; go test -race on SQLite and PostgreSQL; web unit tests; the
-#   supabase-js conformance suite against the real binary.
-# It installs what it needs: npm packages (npm ci) and, when TEST_DATABASE_URL
-# is unset, a throwaway PostgreSQL cluster from the installed server binaries.
+#   go vet; go test -race on SQLite and PostgreSQL; web lint, type check and
+#   unit tests; the supabase-js conformance suite against the real binary;
+#   the Playwright end-to-end suite in Chromium against the real binary.
+# It installs what it needs: npm packages (npm ci), Debian's chromium when
+# missing and, when TEST_DATABASE_URL is unset, a throwaway PostgreSQL
+# cluster from the installed server binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -44,11 +46,18 @@ go vet $pkgs
 step "go test -race (SQLite and PostgreSQL)"
 go test -race -count=1 $pkgs
 
-step "web: unit tests"
-(cd web && npm test)
+step "web: lint and unit tests"
+(cd web && npm run lint && npm test)
 
 step "build bin/fairbalance"
 go build -o bin/fairbalance ./cmd/fairbalance
 
 step "conformance: supabase-js against the real binary (SQLite and PostgreSQL)"
 (cd conformance && npm ci --no-audit --no-fund --loglevel=error && FAIRBALANCE_BIN="$root/bin/fairbalance" npm test)
+
+if [ ! -x /usr/bin/chromium ]; then
+  step "installing chromium"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi
+step "end-to-end: Playwright in Chromium against the real binary"
+(cd web && FAIRBALANCE_BIN="$root/bin/fairbalance" CI=1 npx playwright test)

@@ -26,7 +26,7 @@ var dist embed.FS
 //
 // In builds without the noui tag it always returns a non-nil file system and
 // true. The file system is rooted at the build output: "index.html" is at
-// its root, and scripts and styles are under "assets/" with content hashes
+// its root, and scripts and styles are under "_app/" with content hashes
 // in their names, so they never change once published and may be cached
 // indefinitely, unlike index.html. Paths that match no file are client-side
 // routes, for which the server should send index.html.

@@ -17,7 +17,7 @@ import "io/fs"
 // answer 404 for non-API paths).
 //
 // In builds without the noui tag it returns the output of `npm run build`
-// (index.html at the root, hashed assets under "assets/") and true.
+// (index.html at the root, hashed assets under "_app/") and true.
 func Dist() (fs.FS, bool) {
 	return nil, false
 }

@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { defineConfig } from "@playwright/test";
 
 // End-to-end tests drive the real binary (bin/fairbalance, built with the
@@ -5,7 +6,8 @@ import { defineConfig } from "@playwright/test";
 // fresh data directory (see e2e/support/fixtures.ts).
 export default defineConfig({
   testDir: "./e2e",
-  outputDir: "./node_modules/.e2e-results",
+  // One results folder per web build under test, so concurrent runs do not clear each other's.
+  outputDir: `./node_modules/.e2e-results/${basename(process.env.E2E_WEB_DIR ?? "embedded")}`,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

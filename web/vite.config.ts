@@ -26,6 +26,10 @@ export default defineConfig({
       "@": fileURLToPath(new URL("./src", import.meta.url)),
     },
   },
+  build: {
+    // Not "assets": the app has its own /assets/{id} route.
+    assetsDir: "_app",
+  },
   server: {
     proxy,
   },

@@ -42,9 +42,10 @@ export function isDemoUser(user: Pick<User, "email"> | null | undefined): boolea
  * Rejects when the operator has not enabled preview.
  */
 export async function startDemoSession(role: string): Promise<Session> {
+  const config = await getConfig();
   const response = await fetch("/api/preview/session", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", apikey: config.anonKey },
     body: JSON.stringify({ role }),
   });
   const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;

@@ -1,6 +1,6 @@
-/** Reads a cookie set by this app (not HttpOnly ones). */
+/** Reads a cookie set by this app (not HttpOnly ones). Names are used as given (the spec names one `sidebar:state`). */
 export function readCookie(name: string): string | undefined {
-  const prefix = `${encodeURIComponent(name)}=`;
+  const prefix = `${name}=`;
   for (const part of document.cookie.split("; ")) {
     if (part.startsWith(prefix)) {
       return decodeURIComponent(part.slice(prefix.length));
@@ -12,10 +12,10 @@ export function readCookie(name: string): string | undefined {
 /** Sets a cookie for the whole site for `maxAgeSeconds`. */
 export function writeCookie(name: string, value: string, maxAgeSeconds: number): void {
   const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
+  document.cookie = `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAgeSeconds}; SameSite=Lax${secure}`;
 }
 
 /** Removes a cookie set by this app. */
 export function deleteCookie(name: string): void {
-  document.cookie = `${encodeURIComponent(name)}=; Path=/; Max-Age=0; SameSite=Lax`;
+  document.cookie = `${name}=; Path=/; Max-Age=0; SameSite=Lax`;
 }
