@@ -148,7 +148,20 @@ const auditTimeLayout = "2006-01-02T15:04:05.000000Z"
 // (CanonicalJSON; bytes that are not valid JSON are hashed as they are,
 // which no canonical form can equal). Changing this encoding would break
 // every stored chain: it is fixed by a test vector.
-func (e *AuditEntry) ComputeHash() string {
+func (e *AuditEntry) ComputeHash() string { return e.hash(true) }
+
+// HashMatches reports whether Hash is ComputeHash of e. It first hashes
+// the JSON fields as they are, which is ComputeHash whenever they are
+// stored in canonical form (AppendAudit always stores them so) and saves
+// re-encoding them; only when that differs does it canonicalise. The
+// answer is ComputeHash() == Hash either way: bytes hashed as they are can
+// give the recorded hash only if they are the canonical bytes it was
+// computed over.
+func (e *AuditEntry) HashMatches() bool {
+	return e.hash(false) == e.Hash || e.hash(true) == e.Hash
+}
+
+func (e *AuditEntry) hash(canonical bool) string {
 	h := sha256.New()
 	var n [8]byte
 	field := func(b []byte) {
@@ -158,8 +171,10 @@ func (e *AuditEntry) ComputeHash() string {
 	}
 	text := func(s string) { field([]byte(s)) }
 	canon := func(m json.RawMessage) {
-		if c, err := CanonicalJSON(m); err == nil {
-			m = c
+		if canonical {
+			if c, err := CanonicalJSON(m); err == nil {
+				m = c
+			}
 		}
 		field(m)
 	}

@@ -169,7 +169,7 @@ func (d *Data) OpenAPI(host, version string) map[string]any {
 		"basePath":    "/rest/v1",
 		"schemes":     []string{"http", "https"},
 		"consumes":    []string{"application/json", "application/vnd.pgrst.object+json"},
-		"produces":    []string{"application/json", "application/vnd.pgrst.object+json"},
+		"produces":    []string{"application/json", "application/vnd.pgrst.object+json", "text/csv"},
 		"paths":       paths,
 		"definitions": defs,
 	}

@@ -236,6 +236,10 @@ func oneLine(s string, n int) string {
 	return s
 }
 
+// InviteResendInterval is the shortest time between two resends of one
+// invitation.
+const InviteResendInterval = 60 * time.Second
+
 func newInviteToken() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
@@ -304,11 +308,22 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 				case fairbalance.InviteRevoked:
 					return nil, raise("This invitation has been revoked; invite the person again")
 				}
+				now := d.Now()
+				// One e-mail per invitation per InviteResendInterval: resending
+				// is no way to flood an inbox.
+				last, err := tx.ListAudit(ctx, fairbalance.AuditFilter{OrgID: c.OrgID, Action: fairbalance.ActionInviteResent, ObjectType: "invite", ObjectID: inv.ID, Limit: 1})
+				if err != nil {
+					return nil, err
+				}
+				if len(last) > 0 {
+					if wait := last[0].CreatedAt.Add(InviteResendInterval).Sub(now); wait > 0 {
+						return nil, raise(fmt.Sprintf("For security purposes, you can only resend this invitation after %d seconds.", int(wait.Seconds()+0.999)))
+					}
+				}
 				org, err := tx.OrgByID(ctx, c.OrgID)
 				if err != nil {
 					return nil, err
 				}
-				now := d.Now()
 				before := inviteRow(inv, now)
 				token := newInviteToken()
 				inv.TokenHash, inv.ExpiresAt = hashToken(token), now.Add(fairbalance.InviteValidity)

@@ -140,6 +140,11 @@ func TestInvitationsLifecycle(t *testing.T) {
 			if other, _ := m.db.View().OrgMail(m.ctx, m.orgs["other"], 5); len(other) != 0 {
 				t.Fatalf("the other organisation's outbox holds %d messages", len(other))
 			}
+			// Not again within the minute.
+			pe := wantCode(t, "resend at once", mustFail(m.data.Call(m.ctx, admin, "resend_invite", map[string]any{"invite_id": id}, false)), "P0001")
+			if !strings.HasPrefix(pe.Message, "For security purposes") {
+				t.Fatalf("resend at once: %+v", pe)
+			}
 			e := lastEntry(t, m, own, fairbalance.ActionInviteResent)
 			if e.ObjectID != id || bytes.Contains(append(append(e.Before, e.After...), e.Meta...), []byte(fresh)) {
 				t.Fatalf("invite_resent entry %+v", e)
@@ -161,7 +166,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 			if _, err := m.data.Call(m.ctx, service.Caller{Role: "anon"}, "get_invite", map[string]any{"token": fresh}, true); pgCode(err) != "P0001" {
 				t.Fatalf("revoked token: %v", err)
 			}
-			pe := wantCode(t, "revoke twice", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": id}, false)), "P0001")
+			pe = wantCode(t, "revoke twice", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": id}, false)), "P0001")
 			if pe.Status != 400 || pe.Message != "This invitation has already been revoked" {
 				t.Fatalf("revoke twice: %+v", pe)
 			}

@@ -257,6 +257,9 @@ func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 	return v, err
 }
 
+// verifyBatch is how many entries the verification reader hands over at a time.
+const verifyBatch = 256
+
 func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
 	v := fairbalance.AuditVerification{OrgID: orgID, HeadHash: fairbalance.GenesisHash}
 	var headSeq int64
@@ -270,38 +273,73 @@ func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 		return v, fmt.Errorf("sqlstore: read audit chain: %w", err)
 	}
 	defer rows.Close()
+	// Reading and hashing overlap: one goroutine scans the chain into
+	// small batches while this one checks them, so a long chain takes about
+	// as long as the slower of the two, in bounded memory.
+	batches := make(chan []fairbalance.AuditEntry, 4)
+	var readErr error
+	go func() {
+		defer close(batches)
+		batch := make([]fairbalance.AuditEntry, 0, verifyBatch)
+		send := func() bool {
+			select {
+			case batches <- batch:
+				batch = make([]fairbalance.AuditEntry, 0, verifyBatch)
+				return true
+			case <-ctx.Done():
+				readErr = ctx.Err()
+				return false
+			}
+		}
+		for rows.Next() {
+			e, err := scanAudit(rows)
+			if err != nil {
+				readErr = err
+				return
+			}
+			if batch = append(batch, e); len(batch) == verifyBatch && !send() {
+				return
+			}
+		}
+		if err := rows.Err(); err != nil {
+			readErr = translate(err)
+			return
+		}
+		if len(batch) > 0 {
+			send()
+		}
+	}()
 	broken := func(at int64, reason string, args ...any) {
 		if v.BrokenAt == 0 {
 			v.BrokenAt, v.Reason = at, fmt.Sprintf(reason, args...)
 		}
 	}
 	prevHash := fairbalance.GenesisHash
-	for rows.Next() {
-		e, err := scanAudit(rows)
-		if err != nil {
-			return v, fmt.Errorf("sqlstore: read audit chain: %w", err)
+	for batch := range batches {
+		for i := range batch {
+			e := &batch[i]
+			v.Entries++
+			if v.BrokenAt != 0 {
+				continue // only counting from here
+			}
+			want := v.Entries
+			switch {
+			case e.ID > want:
+				broken(want, "%s: entry %d is missing (the next one is %d)", fairbalance.AuditGap, want, e.ID)
+			case e.ID < want:
+				broken(e.ID, "%s: entry %d appears more than once", fairbalance.AuditGap, e.ID)
+			case !e.HashMatches():
+				broken(e.ID, "%s: the entry's contents do not match its hash", fairbalance.AuditHashMismatch)
+			case e.PrevHash != prevHash && e.ID == 1:
+				broken(e.ID, "%s: the first entry does not start from the genesis hash", fairbalance.AuditBrokenLink)
+			case e.PrevHash != prevHash:
+				broken(e.ID, "%s: prev_hash is not the hash of entry %d", fairbalance.AuditBrokenLink, e.ID-1)
+			}
+			prevHash = e.Hash
 		}
-		v.Entries++
-		if v.BrokenAt != 0 {
-			continue // only counting from here
-		}
-		want := v.Entries
-		switch {
-		case e.ID > want:
-			broken(want, "%s: entry %d is missing (the next one is %d)", fairbalance.AuditGap, want, e.ID)
-		case e.ID < want:
-			broken(e.ID, "%s: entry %d appears more than once", fairbalance.AuditGap, e.ID)
-		case e.ComputeHash() != e.Hash:
-			broken(e.ID, "%s: the entry's contents do not match its hash", fairbalance.AuditHashMismatch)
-		case e.PrevHash != prevHash && e.ID == 1:
-			broken(e.ID, "%s: the first entry does not start from the genesis hash", fairbalance.AuditBrokenLink)
-		case e.PrevHash != prevHash:
-			broken(e.ID, "%s: prev_hash is not the hash of entry %d", fairbalance.AuditBrokenLink, e.ID-1)
-		}
-		prevHash = e.Hash
 	}
-	if err := rows.Err(); err != nil {
-		return v, fmt.Errorf("sqlstore: read audit chain: %w", translate(err))
+	if readErr != nil {
+		return v, fmt.Errorf("sqlstore: read audit chain: %w", readErr)
 	}
 	// The chain head catches what the links cannot: entries removed from
 	// the end, or added past it.

@@ -695,3 +695,33 @@ func BenchmarkListAudit(b *testing.B) {
 		})
 	}
 }
+
+// HashMatches answers exactly ComputeHash() == Hash, whether the JSON
+// fields are spelled canonically (the fast path) or not.
+func TestAuditHashMatches(t *testing.T) {
+	e := testEntry()
+	if err := e.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	e.Hash = e.ComputeHash()
+	if !e.HashMatches() {
+		t.Fatal("a canonical entry does not match its hash")
+	}
+	// The same values spelled otherwise still match, as ComputeHash says.
+	spaced := e
+	spaced.After = json.RawMessage(" " + strings.ReplaceAll(string(e.After), ":", " : ") + " ")
+	if spaced.ComputeHash() != e.Hash || !spaced.HashMatches() {
+		t.Fatalf("respelled JSON: ComputeHash matches %v, HashMatches %v", spaced.ComputeHash() == e.Hash, spaced.HashMatches())
+	}
+	// Other values do not.
+	changed := e
+	changed.After = json.RawMessage(strings.Replace(string(e.After), "New", "Neu", 1))
+	if changed.HashMatches() || changed.ComputeHash() == e.Hash {
+		t.Fatal("a changed value matches")
+	}
+	changed = e
+	changed.Action = "x"
+	if changed.HashMatches() {
+		t.Fatal("a changed action matches")
+	}
+}
