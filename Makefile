@@ -51,6 +51,10 @@ generate: ## regenerate generated code (the web app's Database type)
 bench: build ## run the HTTP benchmarks (wrk) against a fresh instance; see bench/README.md
 	./bench/run.sh
 
+.PHONY: lighthouse
+lighthouse: build ## Lighthouse scores of /login and / (desktop) in Chromium
+	./bench/lighthouse.sh
+
 .PHONY: clean
 clean: ## remove build outputs
 	rm -rf bin web/dist
