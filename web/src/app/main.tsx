@@ -2,8 +2,9 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
-import { installGlobalLogging, logMetric } from "@/lib/logger";
+import { installGlobalLogging, logMetric, mayAuditClientError } from "@/lib/logger";
 import { applySafeModeQuery } from "@/lib/safe-mode";
+import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
 import { routes } from "./router";
 import "./index.css";
@@ -14,7 +15,26 @@ if (!container) {
 }
 
 applySafeModeQuery();
-installGlobalLogging();
+// Uncaught errors are kept in the client log and, for a signed-in member,
+// recorded as an audit event (throttled; a failure is only logged).
+installGlobalLogging((entry) => {
+  if (!readStoredSession() || !mayAuditClientError()) return;
+  void getSupabase()
+    .then((sb) =>
+      sb.from("audit_logs_v2").insert({
+        action: "client_error",
+        object_type: "client",
+        object_id: entry.sessionId,
+        meta: { message: entry.message.slice(0, 500), path: window.location.pathname, log_id: entry.id },
+      }),
+    )
+    .then((res) => {
+      if (res.error) console.error("Audit entry for a client error failed:", res.error.message);
+    })
+    .catch((error: unknown) => {
+      console.error("Audit entry for a client error failed:", error);
+    });
+});
 
 const router = createBrowserRouter(routes);
 

@@ -54,7 +54,7 @@ describe("routes", () => {
   it("shows /health without checking the session", async () => {
     serve();
     renderAt("/health");
-    expect(await screen.findByText("9.9.9")).toBeInTheDocument();
+    expect(await screen.findByText("9.9.9", {}, { timeout: 5000 })).toBeInTheDocument();
   });
 
   it.each([

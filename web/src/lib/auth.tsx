@@ -2,6 +2,7 @@ import type { Session, User } from "@supabase/supabase-js";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, use, useEffect, useMemo, useState, type ReactNode } from "react";
 import { getConfig } from "./config";
+import { logEvent } from "./logger";
 import { previewRequested, readImpersonation } from "./modes";
 import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
 
@@ -89,6 +90,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         }));
         if (event === "SIGNED_OUT") {
           queryClient.clear();
+        } else if (event === "SIGNED_IN" && session) {
+          // The spec's login event: time and user agent, in the client log.
+          logEvent("info", "Signed in", {
+            context: { timestamp: new Date().toISOString(), userAgent: navigator.userAgent, userId: session.user.id },
+          });
         }
       });
       unsubscribe = () => {

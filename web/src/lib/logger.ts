@@ -169,3 +169,16 @@ export function installGlobalLogging(onError?: (entry: LogEntry) => void): void 
     }
   }
 }
+
+const AUDIT_INTERVAL_MS = 60_000;
+let lastAudit = 0;
+
+/**
+ * Whether an uncaught error may be recorded in the audit trail now: at most
+ * one per minute per tab, so an error in a render loop cannot flood it.
+ */
+export function mayAuditClientError(now: number = Date.now()): boolean {
+  if (now - lastAudit < AUDIT_INTERVAL_MS) return false;
+  lastAudit = now;
+  return true;
+}

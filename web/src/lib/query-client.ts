@@ -1,5 +1,7 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryClient } from "@tanstack/react-query";
 import { ApiError } from "./api";
+import { errorMessage } from "./errors";
+import { logEvent } from "./logger";
 
 /** The spec's caching constants: stale after 5 minutes, kept 10, 2 retries. */
 export const STALE_TIME_MS = 5 * 60_000;
@@ -23,6 +25,15 @@ export function shouldRetry(failureCount: number, error: unknown): boolean {
 /** The app's TanStack Query defaults (spec §9). */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    // The spec: a failed mutation is logged as an API error event.
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        logEvent("error", `API error: ${errorMessage(error, "request failed")}`, {
+          error,
+          context: { mutationKey: mutation.options.mutationKey, status: (error as { status?: unknown }).status },
+        });
+      },
+    }),
     defaultOptions: {
       queries: {
         staleTime: STALE_TIME_MS,

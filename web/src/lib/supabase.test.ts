@@ -23,11 +23,9 @@ describe("getSupabase", () => {
 
     expect(first).toBe(second);
     expect(createClient).toHaveBeenCalledTimes(1);
-    expect(createClient).toHaveBeenCalledWith(
-      window.location.origin,
-      "anon-123",
-      expect.objectContaining({ auth: expect.objectContaining({ storageKey: AUTH_STORAGE_KEY, flowType: "implicit" }) }),
-    );
+    const [url, key, options] = createClient.mock.calls[0] as unknown as [string, string, { auth: Record<string, unknown> }];
+    expect([url, key]).toEqual([window.location.origin, "anon-123"]);
+    expect(options.auth).toMatchObject({ storageKey: AUTH_STORAGE_KEY, flowType: "implicit", autoRefreshToken: true });
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(fetchMock.mock.calls[0]?.[0]).toBe("/api/config");
   });
