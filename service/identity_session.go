@@ -347,6 +347,9 @@ func (s *Identity) SignInPassword(ctx context.Context, c Client, email, password
 		}
 		return s.audit(ctx, tx, "login", u, c, map[string]any{"provider": "email", "method": "password"})
 	})
+	if errors.Is(err, ErrMemberDeactivated) {
+		s.recordFailure(ctx, c, addr, "member_deactivated")
+	}
 	if err != nil {
 		return nil, internal(err)
 	}

@@ -322,6 +322,10 @@ func TestMemberDeactivationEndsSessions(t *testing.T) {
 		if fe := fairbalance.AsError(err); fe == nil || fe.Code != "user_banned" || fe.Kind != fairbalance.KindInvalid {
 			t.Fatalf("sign-in of a deactivated member: %v", err)
 		}
+		evs, _ := e.db.AuthEventsForTest(e.ctx)
+		if last := evs[len(evs)-1]; last.Action != "login_failed" || !strings.Contains(string(last.Payload), "member_deactivated") {
+			t.Fatalf("refused sign-in not recorded: %+v", last)
+		}
 		// A wrong password still says only that.
 		if _, err := e.id.SignInPassword(e.ctx, e.c, "victim@example.com", "wrong-password-1"); errCode(err) != "invalid_credentials" {
 			t.Fatalf("wrong password: %v", err)
