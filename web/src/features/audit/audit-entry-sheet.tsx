@@ -1,0 +1,221 @@
+import { useQuery } from "@tanstack/react-query";
+import { CircleAlert } from "lucide-react";
+import type { ReactNode } from "react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
+import { Skeleton } from "@/components/ui/skeleton";
+import { errorMessage } from "@/lib/errors";
+import { cn } from "@/lib/utils";
+import { type AuditEntry, type AuditMember, fetchEntryDetail } from "./api";
+import { cellText, diffRows } from "./diff";
+import { actionVariant } from "./filters";
+import { formatLocalDateTime, formatUtc } from "./format";
+import { ActorName } from "./actor";
+
+/**
+ * Everything about one entry, in a sheet: its fields, the meta JSON, the
+ * before/after values side by side with changed fields highlighted, and
+ * its hash. `entryId` null closes it.
+ */
+export function AuditEntrySheet({
+  entryId,
+  initial,
+  members,
+  onClose,
+}: {
+  entryId: number | null;
+  /** The row as the table has it, shown while the full entry loads. */
+  initial: AuditEntry | undefined;
+  members: Map<string, AuditMember>;
+  onClose: () => void;
+}) {
+  const open = entryId !== null;
+  const detail = useQuery({
+    queryKey: ["audit", "entry", entryId],
+    queryFn: () => fetchEntryDetail(entryId ?? 0),
+    enabled: open,
+    // Entries never change.
+    staleTime: Infinity,
+  });
+  const entry = detail.data?.entry ?? initial;
+
+  return (
+    <Sheet
+      open={open}
+      onOpenChange={(o) => {
+        if (!o) onClose();
+      }}
+    >
+      <SheetContent side="right" className="w-full gap-0 overflow-y-auto sm:max-w-2xl">
+        <div className="grid gap-1 border-b px-5 py-4 pr-12 sm:px-6">
+          <SheetTitle className="text-lg leading-7 font-semibold">{entryId !== null ? `Audit entry #${entryId}` : "Audit entry"}</SheetTitle>
+          <SheetDescription className="text-sm text-muted-foreground">
+            {entry ? `${entry.action} · ${formatLocalDateTime(entry.created_at)}` : "Loading the entry…"}
+          </SheetDescription>
+        </div>
+
+        <div className="grid gap-6 px-5 py-5 sm:px-6">
+          {detail.isError ? (
+            <Alert variant="destructive">
+              <CircleAlert aria-hidden="true" />
+              <AlertTitle>Couldn’t load this entry</AlertTitle>
+              <AlertDescription>{errorMessage(detail.error, "Please try again.")}</AlertDescription>
+            </Alert>
+          ) : null}
+          {detail.isSuccess && !detail.data ? (
+            <Alert variant="warning">
+              <CircleAlert aria-hidden="true" />
+              <AlertTitle>Entry not found</AlertTitle>
+              <AlertDescription>There is no entry #{entryId} in your organisation’s audit trail.</AlertDescription>
+            </Alert>
+          ) : null}
+
+          {entry ? (
+            <section aria-labelledby="entry-fields" className="grid gap-3">
+              <h3 id="entry-fields" className="text-sm font-semibold">
+                Entry
+              </h3>
+              <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]">
+                <Row term="Action">
+                  <Badge variant={actionVariant(entry.action)} className="font-mono">
+                    {entry.action}
+                  </Badge>
+                </Row>
+                <Row term="Time (local)">
+                  <time dateTime={entry.created_at}>{formatLocalDateTime(entry.created_at)}</time>
+                </Row>
+                <Row term="Time (UTC)">
+                  <span className="font-mono text-xs">{formatUtc(entry.created_at)}</span>
+                </Row>
+                <Row term="Actor">
+                  <ActorName entry={entry} members={members} />
+                  {entry.actor_id ? <div className="font-mono text-xs break-all text-muted-foreground">{entry.actor_id}</div> : null}
+                </Row>
+                <Row term="Object type">{entry.object_type === null || entry.object_type === "" ? <Muted>none</Muted> : entry.object_type}</Row>
+                <Row term="Object id">
+                  {entry.object_id ? <span className="font-mono text-xs break-all">{entry.object_id}</span> : <Muted>none</Muted>}
+                </Row>
+                <Row term="Organisation">
+                  <span className="font-mono text-xs break-all">{entry.org_id}</span>
+                </Row>
+                <Row term="Hash">
+                  <span className="font-mono text-xs break-all" data-testid="entry-hash">
+                    {entry.hash}
+                  </span>
+                </Row>
+              </dl>
+              <p className="text-xs leading-5 text-muted-foreground">
+                Each entry’s hash covers its content and the previous entry’s hash, so changing or removing any entry breaks the chain
+                from that point on. Verify the chain to recompute every hash.
+              </p>
+            </section>
+          ) : (
+            <div className="grid gap-3" aria-hidden="true">
+              {Array.from({ length: 6 }, (_, i) => (
+                <Skeleton key={i} className="h-5 w-full" />
+              ))}
+            </div>
+          )}
+
+          {entry ? (
+            <section aria-labelledby="entry-meta" className="grid gap-2">
+              <h3 id="entry-meta" className="text-sm font-semibold">
+                Details (meta)
+              </h3>
+              {entry.meta === null ? (
+                <p className="text-sm text-muted-foreground">This entry has no details.</p>
+              ) : (
+                <pre className="max-h-72 overflow-auto rounded-lg border bg-muted/60 p-3 font-mono text-xs leading-5" tabIndex={0} aria-label="Meta JSON">
+                  {JSON.stringify(entry.meta, null, 2)}
+                </pre>
+              )}
+            </section>
+          ) : null}
+
+          <section aria-labelledby="entry-changes" className="grid gap-2">
+            <h3 id="entry-changes" className="text-sm font-semibold">
+              Before and after
+            </h3>
+            {detail.isPending ? (
+              <Skeleton className="h-24 w-full" />
+            ) : detail.data ? (
+              <Changes before={detail.data.before} after={detail.data.after} />
+            ) : null}
+          </section>
+        </div>
+      </SheetContent>
+    </Sheet>
+  );
+}
+
+function Row({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted-foreground">{term}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </>
+  );
+}
+
+function Muted({ children }: { children: ReactNode }) {
+  return <span className="text-muted-foreground">{children}</span>;
+}
+
+/** The before/after values side by side; changed fields are highlighted and marked. */
+function Changes({ before, after }: { before: unknown; after: unknown }) {
+  const rows = diffRows(before, after);
+  if (rows.length === 0) {
+    return <p className="text-sm text-muted-foreground">This entry records no values before or after (an event rather than a change to a record).</p>;
+  }
+  const changed = rows.filter((r) => r.changed).length;
+  return (
+    <div className="grid gap-2">
+      <p className="text-xs text-muted-foreground">
+        {before === null ? "Created — no previous values." : after === null ? "Removed — no values after." : `${changed} of ${rows.length} fields changed.`}
+      </p>
+      <div className="overflow-x-auto rounded-lg border">
+        <table className="w-full text-xs" data-testid="entry-changes">
+          <thead className="bg-muted/60 text-left text-muted-foreground">
+            <tr>
+              <th scope="col" className="w-[22%] px-3 py-2 font-medium">
+                Field
+              </th>
+              <th scope="col" className="w-[39%] px-3 py-2 font-medium">
+                Before
+              </th>
+              <th scope="col" className="w-[39%] px-3 py-2 font-medium">
+                After
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr
+                key={r.key}
+                data-field={r.key}
+                data-changed={r.changed ? "true" : undefined}
+                className={cn("border-t align-top", r.changed && "bg-amber-50 dark:bg-amber-950/40")}
+              >
+                <th scope="row" className="px-3 py-2 text-left font-mono font-medium break-all">
+                  {r.key}
+                  {r.changed ? (
+                    <span className="mt-0.5 block font-sans text-[11px] font-semibold text-amber-800 dark:text-amber-300">
+                      {r.added ? "added" : r.removed ? "removed" : "changed"}
+                    </span>
+                  ) : null}
+                </th>
+                <td className={cn("px-3 py-2 font-mono break-all", r.changed && !r.added && "text-red-800 dark:text-red-300")}>
+                  {r.added ? <span className="text-muted-foreground">—</span> : cellText(r.before)}
+                </td>
+                <td className={cn("px-3 py-2 font-mono break-all", r.changed && !r.removed && "text-green-800 dark:text-green-300")}>
+                  {r.removed ? <span className="text-muted-foreground">—</span> : cellText(r.after)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
