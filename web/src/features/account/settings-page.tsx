@@ -1,6 +1,51 @@
+import { ShieldCheck } from "lucide-react";
+import { Link } from "react-router";
 import { PageHeader } from "@/components/ui/page-header";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useProfile } from "@/lib/auth";
+import { isAdminRole } from "@/lib/roles";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { NotificationSettings } from "./notification-settings";
+import { WorkspaceSettingsCard } from "./workspace-settings";
 
-/** Being built. */
+/**
+ * Settings (/settings and /account/settings): every member's notification
+ * preferences; for owners and admins also the workspace's security
+ * settings (the server refuses them to anyone else, so the section is not
+ * shown to them).
+ */
 export function SettingsPage() {
-  return <PageHeader title="Settings" />;
+  useDocumentTitle("Settings");
+  const profile = useProfile();
+  const admin = isAdminRole(profile.data?.role);
+  return (
+    <div className="mx-auto grid w-full max-w-3xl gap-6">
+      <PageHeader
+        title="Settings"
+        description={
+          admin
+            ? "Your notification e-mails, and how people reach and join this workspace."
+            : "Choose which e-mails Fairbalance sends you."
+        }
+      />
+      <NotificationSettings />
+      {profile.isPending ? (
+        <Skeleton className="h-64 w-full rounded-xl" />
+      ) : admin ? (
+        <WorkspaceSettingsCard />
+      ) : (
+        <p className="flex items-start gap-2 text-sm leading-6 text-muted-foreground">
+          <ShieldCheck aria-hidden="true" className="mt-1 size-4 shrink-0" />
+          <span>
+            Workspace access and sign-up settings are managed by your administrators. Your password and two-step
+            verification are on the{" "}
+            <Link to="/security" className="font-medium text-primary underline-offset-4 hover:underline">
+              Security
+            </Link>{" "}
+            page.
+          </span>
+        </p>
+      )}
+    </div>
+  );
 }
