@@ -1,6 +1,358 @@
+import { ArrowRight, CheckCircle2, ClipboardList, FileStack, History, MailPlus, Users } from "lucide-react";
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Avatar, AvatarFallback } from "@/components/ui/avatar";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
+import { Progress } from "@/components/ui/progress";
+import { Skeleton } from "@/components/ui/skeleton";
+import { useAuth, useProfile } from "@/lib/auth";
+import { errorMessage } from "@/lib/errors";
+import { nextPilotStep, pilotProgress, pilotStepLink, usePilotStatus } from "@/lib/pilot-status";
+import { initials, isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { cn } from "@/lib/utils";
+import { actorName, describeAction, firstName, greeting, relativeTime } from "./activity";
+import { useMembers, useOrg, usePendingInvites, useRecentActivity, type MemberSummary } from "./api";
 
-/** Being built. */
+/** How many members the Team card lists before "and N more". */
+const TEAM_PREVIEW = 6;
+
+/**
+ * The Command Center ('/'): a greeting, the pilot checklist's progress with
+ * the next step, the review pipeline (an honest empty state until review
+ * data exists), recent activity from the audit trail, the team and — for
+ * administrators — pending invitations. In demo mode it shows the demo
+ * organization, read-only.
+ */
 export function HomePage() {
-  return <PageHeader title="Command Center" />;
+  useDocumentTitle("Command Center");
+  const { user, demo } = useAuth();
+  const profile = useProfile();
+  const orgId = profile.data?.org_id;
+  const isAdmin = isAdminRole(profile.data?.role);
+  const org = useOrg(orgId);
+  const members = useMembers(orgId);
+  const invites = usePendingInvites(orgId, isAdmin);
+  const activity = useRecentActivity(orgId);
+  const pilot = usePilotStatus(Boolean(orgId));
+
+  const name = firstName(profile.data?.full_name, user?.email);
+  const title = name ? `${greeting()}, ${name}` : greeting();
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title={title}
+        description={
+          org.data ? (
+            <>
+              Here is where <span className="font-medium text-foreground">{org.data.name}</span> stands today.
+            </>
+          ) : org.isPending && orgId ? (
+            <span aria-hidden="true" className="inline-block h-4 w-56 animate-pulse rounded-md bg-muted align-middle motion-reduce:animate-none" />
+          ) : (
+            "Here is where your organization stands today."
+          )
+        }
+        actions={
+          profile.data ? (
+            <div className="flex items-center gap-2">
+              {org.data?.industry ? <Badge variant="outline">{org.data.industry}</Badge> : null}
+              <Badge variant={roleBadgeVariant(profile.data.role)}>{roleLabel(profile.data.role)}</Badge>
+            </div>
+          ) : null
+        }
+      />
+
+      {demo ? (
+        <Alert variant="info" role="note">
+          <ClipboardList />
+          <AlertTitle>You are exploring the demo organization</AlertTitle>
+          <AlertDescription>Everything here is sample data and read-only.</AlertDescription>
+        </Alert>
+      ) : null}
+
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <div className="grid min-w-0 gap-6 lg:col-span-2">
+          <PilotCard pilot={pilot} />
+          <PipelineCard />
+          <ActivityCard activity={activity} members={members.data} />
+        </div>
+        <div className="grid min-w-0 gap-6">
+          <TeamCard members={members} />
+          {isAdmin ? <InvitesCard invites={invites} demo={demo} /> : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A card whose data failed to load: the server's message and a retry. */
+function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry: () => void }) {
+  return (
+    <Alert variant="destructive">
+      <History />
+      <AlertTitle>Could not load {what}</AlertTitle>
+      <AlertDescription className="grid gap-2">
+        <span>{errorMessage(error, "Please try again.")}</span>
+        <span>
+          <Button variant="outline" size="sm" onClick={onRetry}>
+            Try again
+          </Button>
+        </span>
+      </AlertDescription>
+    </Alert>
+  );
+}
+
+/** A card's title with a link to the screen that holds the rest, and what the card shows. */
+function SectionHeader({ title, description, to, linkLabel }: { title: string; description: ReactNode; to: string; linkLabel: ReactNode }) {
+  return (
+    <CardHeader>
+      <div className="flex items-center justify-between gap-4">
+        <CardTitle>{title}</CardTitle>
+        <Link to={to} className={cn(buttonVariants({ variant: "link", size: "sm" }), "h-auto shrink-0 px-0")}>
+          {linkLabel}
+          <ArrowRight aria-hidden="true" />
+        </Link>
+      </div>
+      <CardDescription>{description}</CardDescription>
+    </CardHeader>
+  );
+}
+
+function PilotCard({ pilot }: { pilot: ReturnType<typeof usePilotStatus> }) {
+  const status = pilot.data;
+  const next = status ? nextPilotStep(status) : undefined;
+  const progress = status ? pilotProgress(status) : 0;
+  const link = next ? pilotStepLink(next.key) : undefined;
+  return (
+    <Card>
+      <SectionHeader title="Pilot checklist" description="The steps to run your pilot, ticked from what your workspace has done." to="/pilot-checklist" linkLabel="View checklist" />
+      <CardContent className="grid gap-4">
+        {pilot.isError ? (
+          <LoadError what="the pilot checklist" error={pilot.error} onRetry={() => void pilot.refetch()} />
+        ) : !status ? (
+          <div className="grid gap-3" aria-busy="true">
+            <Skeleton className="h-4 w-40" />
+            <Skeleton className="h-2 w-full" />
+            <Skeleton className="h-16 w-full" />
+          </div>
+        ) : (
+          <>
+            <div className="grid gap-2">
+              <div className="flex items-baseline justify-between gap-2 text-sm">
+                <span className="font-medium" data-testid="pilot-progress">
+                  {status.done_count} of {status.total} steps done
+                </span>
+                <span className="text-muted-foreground">{progress}%</span>
+              </div>
+              <Progress value={progress} aria-label="Pilot checklist progress" />
+            </div>
+            {next ? (
+              <div className="flex flex-col gap-3 rounded-lg border bg-muted/40 p-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="grid gap-0.5">
+                  <p className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Next step</p>
+                  <p className="font-medium">{next.title}</p>
+                  {next.detail ? <p className="text-sm text-muted-foreground">{next.detail}</p> : null}
+                </div>
+                {link ? (
+                  <Link to={link.to} className={cn(buttonVariants({ size: "sm" }), "self-start sm:self-center")}>
+                    {link.label}
+                  </Link>
+                ) : null}
+              </div>
+            ) : (
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <CheckCircle2 aria-hidden="true" className="size-4 text-success" />
+                Every step available in this release is done.
+              </p>
+            )}
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Review steps, drafts, pipeline counts and expiring assets come from the
+ * review workflow; until it holds data the card says so rather than show
+ * zeros that look like real numbers.
+ */
+function PipelineCard() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Review pipeline</CardTitle>
+        <CardDescription>Your open review steps, drafts and submissions, and assets expiring soon.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <EmptyState
+          className="py-8"
+          icon={FileStack}
+          title="No content in review yet"
+          action={
+            <Link to="/content-hub" className={buttonVariants({ variant: "outline", size: "sm" })}>
+              Go to the Content Hub
+            </Link>
+          }
+        >
+          Once your team creates assets in the Content Hub and submits them for medical, legal and regulatory review,
+          their progress shows up here.
+        </EmptyState>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRecentActivity>; members: MemberSummary[] | undefined }) {
+  const names = new Map((members ?? []).map((m) => [m.id, m.full_name || m.email]));
+  const now = new Date();
+  return (
+    <Card>
+      <SectionHeader title="Recent activity" description="The latest entries of your organization's audit trail." to="/audit-log" linkLabel="Open the Audit Log" />
+      <CardContent>
+        {activity.isError ? (
+          <LoadError what="recent activity" error={activity.error} onRetry={() => void activity.refetch()} />
+        ) : !activity.data ? (
+          <ul className="grid gap-4" aria-busy="true" aria-label="Loading recent activity">
+            {[0, 1, 2, 3].map((i) => (
+              <li key={i} className="flex items-center gap-3">
+                <Skeleton className="size-8 rounded-full" />
+                <div className="grid flex-1 gap-1.5">
+                  <Skeleton className="h-4 w-3/4" />
+                  <Skeleton className="h-3 w-24" />
+                </div>
+              </li>
+            ))}
+          </ul>
+        ) : activity.data.length === 0 ? (
+          <EmptyState icon={History} title="No activity yet">
+            Changes to your organization — invitations, settings, reviews — are recorded here as they happen.
+          </EmptyState>
+        ) : (
+          <ol className="grid gap-4" aria-label="Recent activity" data-testid="recent-activity">
+            {activity.data.map((entry) => {
+              const who = actorName(entry, names);
+              return (
+                <li key={entry.id} className="flex items-start gap-3">
+                  <Avatar className="mt-0.5">
+                    <AvatarFallback>{initials(who, entry.actor_email)}</AvatarFallback>
+                  </Avatar>
+                  <div className="grid min-w-0 gap-0.5">
+                    <p className="text-sm leading-6 break-words">
+                      <span className="font-medium">{who}</span> {describeAction(entry)}
+                    </p>
+                    <time dateTime={entry.created_at} title={new Date(entry.created_at).toLocaleString()} className="text-xs text-muted-foreground">
+                      {relativeTime(entry.created_at, now)}
+                    </time>
+                  </div>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function TeamCard({ members }: { members: ReturnType<typeof useMembers> }) {
+  const active = (members.data ?? []).filter((m) => !m.deactivated_at);
+  const shown = active.slice(0, TEAM_PREVIEW);
+  const more = active.length - shown.length;
+  return (
+    <Card>
+      <SectionHeader title="Team" description={members.data ? `${String(active.length)} ${active.length === 1 ? "member" : "members"}` : "Members of your organization"} to="/users" linkLabel={<>View all<span className="sr-only"> members</span></>} />
+      <CardContent>
+        {members.isError ? (
+          <LoadError what="members" error={members.error} onRetry={() => void members.refetch()} />
+        ) : !members.data ? (
+          <div className="grid gap-3" aria-busy="true">
+            {[0, 1, 2].map((i) => (
+              <div key={i} className="flex items-center gap-3">
+                <Skeleton className="size-8 rounded-full" />
+                <div className="grid flex-1 gap-1.5">
+                  <Skeleton className="h-4 w-32" />
+                  <Skeleton className="h-3 w-40" />
+                </div>
+              </div>
+            ))}
+          </div>
+        ) : (
+          <ul className="grid gap-3" aria-label="Members" data-testid="team-members">
+            {shown.map((m) => (
+              <li key={m.id} className="flex items-center gap-3">
+                <Avatar>
+                  <AvatarFallback>{initials(m.full_name, m.email)}</AvatarFallback>
+                </Avatar>
+                <div className="grid min-w-0 flex-1">
+                  <span className="truncate text-sm font-medium">{m.full_name || m.email}</span>
+                  <span className="truncate text-xs text-muted-foreground">{m.email}</span>
+                </div>
+                <Badge variant={roleBadgeVariant(m.role)}>{roleLabel(m.role)}</Badge>
+              </li>
+            ))}
+            {more > 0 ? (
+              <li className="text-sm text-muted-foreground">
+                and {more} more — <Link to="/users" className="font-medium text-primary underline-offset-4 hover:underline">see everyone</Link>
+              </li>
+            ) : null}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function InvitesCard({ invites, demo }: { invites: ReturnType<typeof usePendingInvites>; demo: boolean }) {
+  return (
+    <Card>
+      <SectionHeader title="Pending invitations" description="People invited who have not joined yet." to="/users" linkLabel={<>View all<span className="sr-only"> invitations</span></>} />
+      <CardContent>
+        {invites.isError ? (
+          <LoadError what="invitations" error={invites.error} onRetry={() => void invites.refetch()} />
+        ) : !invites.data ? (
+          <div className="grid gap-3" aria-busy="true">
+            <Skeleton className="h-4 w-48" />
+            <Skeleton className="h-4 w-40" />
+          </div>
+        ) : invites.data.length === 0 ? (
+          <div className="flex flex-col items-start gap-3 text-sm text-muted-foreground">
+            <p className="flex items-center gap-2">
+              <MailPlus aria-hidden="true" className="size-4" />
+              No pending invitations.
+            </p>
+            {demo ? null : (
+              <Link to="/users" className={buttonVariants({ variant: "outline", size: "sm" })}>
+                <Users aria-hidden="true" />
+                Invite people
+              </Link>
+            )}
+          </div>
+        ) : (
+          <ul className="grid gap-3" aria-label="Pending invitations" data-testid="pending-invites">
+            {invites.data.map((inv) => (
+              <li key={inv.id} className="flex items-center justify-between gap-3">
+                <div className="grid min-w-0">
+                  <span className="truncate text-sm font-medium">{inv.email}</span>
+                  <span className="text-xs text-muted-foreground">
+                    Expires <time dateTime={inv.expires_at}>{relativeTime(inv.expires_at)}</time>
+                  </span>
+                </div>
+                <Badge variant={roleBadgeVariant(inv.role)}>{roleLabel(inv.role)}</Badge>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
 }

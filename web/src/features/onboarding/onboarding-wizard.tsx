@@ -1,6 +1,715 @@
-import { PageHeader } from "@/components/ui/page-header";
+import { Check, Copy, Info, Plus, Scale, X } from "lucide-react";
+import { useEffect, useId, useRef, useState, type SubmitEvent, type ReactNode, type RefObject } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Progress } from "@/components/ui/progress";
+import { NativeSelect } from "@/components/ui/select";
+import { Spinner } from "@/components/ui/spinner";
+import { useAuth, useInvalidateProfile } from "@/lib/auth";
+import { errorMessage } from "@/lib/errors";
+import { logEvent } from "@/lib/logger";
+import { roleBadgeVariant, roleLabel } from "@/lib/roles";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { cn } from "@/lib/utils";
+import {
+  createInvite,
+  insertOrganization,
+  joinOrganization,
+  logAudit,
+  updateOrganization,
+  type CreatedInvite,
+  type CreatedOrg,
+} from "./api";
+import {
+  INDUSTRIES,
+  inviteLink,
+  invitesToSend,
+  isIgnoredInviteRow,
+  newInviteRow,
+  onboardingProgress,
+  ONBOARDING_STEPS,
+  REVIEWER_AREAS,
+  ROLE_CHOICES,
+  type InviteRoleChoice,
+  type InviteRow,
+  type ReviewerArea,
+} from "./invites";
 
-/** Being built. */
+const NAME_REQUIRED_TITLE = "Organization name required";
+const NAME_REQUIRED = "Please enter a name for your organization";
+
+/** An invitation created in this wizard, and whether its audit entry was written. */
+interface SentInvite {
+  invite: CreatedInvite;
+  logged: boolean;
+}
+
+type View = "organization" | "team" | "done";
+
+type HeadingRef = RefObject<HTMLHeadingElement | null>;
+
+/**
+ * The first-run wizard of an admin without an organization (spec §2):
+ * step 1 creates the organization and joins the admin to it, step 2 logs
+ * invitations, then the admin gets each invitation's sign-up link (they
+ * are not e-mailed) and the app opens.
+ *
+ * Skip Setup is offered only once the organization exists (after Back from
+ * step 2): nothing in Fairbalance works without an organization, so the
+ * first step cannot be skipped — only the invitations can.
+ */
 export function OnboardingWizard() {
-  return <PageHeader title="Create Your Organization" />;
+  const { user } = useAuth();
+  const invalidateProfile = useInvalidateProfile();
+  const [view, setView] = useState<View>("organization");
+  const [org, setOrg] = useState<CreatedOrg | null>(null);
+  // Set once the profile joined the organization: a retry after a failed
+  // join must not create a second organization.
+  const [joined, setJoined] = useState(false);
+  const [sent, setSent] = useState<Record<string, SentInvite>>({});
+  const [finishing, setFinishing] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const firstRender = useRef(true);
+
+  const step = view === "organization" ? 1 : 2;
+  useDocumentTitle(view === "organization" ? "Create Your Organization" : view === "team" ? "Invite Your Team" : "Your workspace is ready");
+
+  // Moving between steps moves focus to the new step's heading, so screen
+  // readers announce it and keyboard users start at the top.
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    headingRef.current?.focus();
+  }, [view]);
+
+  const userId = user?.id ?? "";
+
+  async function complete(completedSteps: string[]) {
+    setFinishing(true);
+    if (org) {
+      try {
+        const meta: Record<string, string[]> = { completed_steps: completedSteps };
+        if (!completedSteps.includes("user_invites")) meta.skipped_steps = ["user_invites"];
+        await logAudit(userId, org.id, { action: "onboarding_completed", object_type: "organization", object_id: org.id, meta });
+      } catch (error) {
+        // Spec §8: completion errors are logged and the wizard still finishes.
+        logEvent("error", "Onboarding completion could not be recorded", { error, context: { orgId: org.id } });
+      }
+    }
+    await invalidateProfile();
+    // Normally the shell has replaced the wizard by now; if the profile
+    // could not be reloaded, let the admin try again.
+    setFinishing(false);
+  }
+
+  return (
+    <div className="flex min-h-dvh flex-col bg-background">
+      <header className="flex h-14 shrink-0 items-center gap-2 border-b bg-card px-4 sm:px-6">
+        <span className="inline-flex size-7 items-center justify-center rounded-md bg-primary text-primary-foreground">
+          <Scale aria-hidden="true" className="size-4" />
+        </span>
+        <span className="font-semibold tracking-tight">Fairbalance</span>
+        <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
+          <span className="hidden truncate text-muted-foreground sm:inline">{user?.email}</span>
+          <Link to="/logout" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign out
+          </Link>
+        </div>
+      </header>
+      <main id="main" tabIndex={-1} className="flex flex-1 justify-center px-4 py-8 outline-none sm:py-12">
+        <div className="grid w-full max-w-2xl content-start gap-6">
+          <StepProgress step={step} />
+          {view === "organization" ? (
+            <OrganizationStep
+              headingRef={headingRef}
+              org={org}
+              joined={joined}
+              userId={userId}
+              finishing={finishing}
+              onCreated={(created) => {
+                setOrg(created);
+              }}
+              onJoined={() => {
+                setJoined(true);
+              }}
+              onContinue={() => {
+                setView("team");
+              }}
+              onSkip={() => void complete(["organization_setup"])}
+            />
+          ) : null}
+          {view === "team" && org ? (
+            <TeamStep
+              headingRef={headingRef}
+              org={org}
+              userId={userId}
+              sent={sent}
+              onSent={setSent}
+              finishing={finishing}
+              onBack={() => {
+                setView("organization");
+              }}
+              onSkip={() => void complete(["organization_setup"])}
+              onInvited={() => {
+                setView("done");
+              }}
+            />
+          ) : null}
+          {view === "done" && org ? (
+            <DoneStep
+              headingRef={headingRef}
+              invites={Object.values(sent).map((s) => s.invite)}
+              finishing={finishing}
+              onFinish={() => void complete(["organization_setup", "user_invites"])}
+            />
+          ) : null}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+/** The step list (Organization, Team) and the progress bar: 50 % then 100 %. */
+function StepProgress({ step }: { step: number }) {
+  const progress = onboardingProgress(step);
+  return (
+    <div className="grid gap-3">
+      <div className="flex items-center justify-between gap-4">
+        <ol className="flex items-center gap-3 text-sm" aria-label="Setup steps">
+          {ONBOARDING_STEPS.map((label, i) => {
+            const n = i + 1;
+            const done = n < step;
+            const current = n === step;
+            return (
+              <li key={label} className="flex items-center gap-2" aria-current={current ? "step" : undefined}>
+                {i > 0 ? <span aria-hidden="true" className="h-px w-6 bg-border sm:w-10" /> : null}
+                <span
+                  aria-hidden="true"
+                  className={cn(
+                    "inline-flex size-6 items-center justify-center rounded-full border text-xs font-semibold",
+                    done && "border-primary bg-primary text-primary-foreground",
+                    current && "border-primary text-primary",
+                    !done && !current && "text-muted-foreground",
+                  )}
+                >
+                  {done ? <Check className="size-3.5" /> : n}
+                </span>
+                <span className={cn("font-medium", !current && "text-muted-foreground")}>
+                  {label}
+                  <span className="sr-only">{done ? " (done)" : current ? " (current step)" : ""}</span>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+        <p className="text-sm whitespace-nowrap text-muted-foreground" data-testid="onboarding-progress">
+          {progress}%<span className="hidden sm:inline"> complete</span>
+        </p>
+      </div>
+      <Progress value={progress} aria-label="Setup progress" />
+    </div>
+  );
+}
+
+function StepHeading({ headingRef, children }: { headingRef: HeadingRef; children: ReactNode }) {
+  return (
+    <h1 ref={headingRef} tabIndex={-1} className="text-xl leading-7 font-semibold tracking-tight outline-none sm:text-2xl sm:leading-8">
+      {children}
+    </h1>
+  );
+}
+
+interface OrganizationStepProps {
+  headingRef: HeadingRef;
+  org: CreatedOrg | null;
+  joined: boolean;
+  userId: string;
+  finishing: boolean;
+  onCreated: (org: CreatedOrg) => void;
+  onJoined: () => void;
+  onContinue: () => void;
+  onSkip: () => void;
+}
+
+/** Step 1, 'Create Your Organization': name (required) and industry (optional). */
+function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreated, onJoined, onContinue, onSkip }: OrganizationStepProps) {
+  const [name, setName] = useState(org?.name ?? "");
+  const [industry, setIndustry] = useState(org?.industry ?? "");
+  const [nameError, setNameError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    if (trimmed === "") {
+      setNameError(NAME_REQUIRED);
+      toast.error(NAME_REQUIRED_TITLE, { description: NAME_REQUIRED });
+      return;
+    }
+    setBusy(true);
+    try {
+      let current = org;
+      if (!current) {
+        current = await insertOrganization(trimmed, industry);
+        onCreated(current);
+        if (!joined) {
+          await joinOrganization(userId, current.id);
+          onJoined();
+        }
+        try {
+          await logAudit(userId, current.id, {
+            action: "organization_created",
+            object_type: "organization",
+            object_id: current.id,
+            meta: { organization_name: trimmed, industry: industry || null },
+          });
+        } catch (error) {
+          // The server has already recorded the insert in the trail; the
+          // descriptive entry is not worth failing the step for.
+          logEvent("error", "organization_created could not be recorded", { error, context: { orgId: current.id } });
+        }
+        toast.success("Organization created");
+      } else {
+        if (!joined) {
+          await joinOrganization(userId, current.id);
+          onJoined();
+        }
+        if (current.name !== trimmed || current.industry !== industry) {
+          await updateOrganization(current.id, trimmed, industry);
+          onCreated({ ...current, name: trimmed, industry });
+        }
+      }
+      onContinue();
+    } catch (error) {
+      toast.error("Error creating organization", { description: errorMessage(error, "Please try again") });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Card>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <CardHeader>
+          <StepHeading headingRef={headingRef}>Create Your Organization</StepHeading>
+          <CardDescription>
+            Your organization is the workspace your team shares: its content, reviews and audit trail stay inside it.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <Field label="Organization name" error={nameError} hint={nameError ? undefined : "As your reviewers know it, e.g. Acme Therapeutics."}>
+            <Input
+              value={name}
+              onChange={(e) => {
+                setName(e.target.value);
+                if (e.target.value.trim() !== "") setNameError(undefined);
+              }}
+              onBlur={() => {
+                if (name !== "" && name.trim() === "") setNameError(NAME_REQUIRED);
+              }}
+              autoComplete="organization"
+              maxLength={200}
+              required
+              autoFocus
+            />
+          </Field>
+          <Field label="Industry (optional)">
+            <NativeSelect
+              value={industry}
+              onChange={(e) => {
+                setIndustry(e.target.value);
+              }}
+            >
+              <option value="">Select an industry</option>
+              {INDUSTRIES.map((i) => (
+                <option key={i} value={i}>
+                  {i}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        </CardContent>
+        <CardFooter className="flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-end">
+          {org && joined ? (
+            <Button variant="ghost" onClick={onSkip} disabled={busy || finishing}>
+              {finishing ? <Spinner size="sm" label={null} /> : null}
+              Skip Setup
+            </Button>
+          ) : null}
+          <Button type="submit" disabled={name === "" || busy || finishing}>
+            {busy ? <Spinner size="sm" label={null} /> : null}
+            {busy ? "Creating…" : "Continue"}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}
+
+interface TeamStepProps {
+  headingRef: HeadingRef;
+  org: CreatedOrg;
+  userId: string;
+  sent: Record<string, SentInvite>;
+  onSent: (next: Record<string, SentInvite>) => void;
+  finishing: boolean;
+  onBack: () => void;
+  onSkip: () => void;
+  onInvited: () => void;
+}
+
+/** Step 2, 'Invite Your Team': rows of e-mail and role. */
+function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, onSkip, onInvited }: TeamStepProps) {
+  const [rows, setRows] = useState<InviteRow[]>(() => [newInviteRow()]);
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const [busy, setBusy] = useState(false);
+  const rowsRef = useRef<HTMLDivElement>(null);
+  const focusRow = useRef<number | null>(null);
+
+  useEffect(() => {
+    if (focusRow.current === null) return;
+    const inputs = rowsRef.current?.querySelectorAll<HTMLInputElement>("input[type=email]");
+    inputs?.[Math.min(focusRow.current, inputs.length - 1)]?.focus();
+    focusRow.current = null;
+  }, [rows.length]);
+
+  function update(id: string, patch: Partial<InviteRow>) {
+    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
+  }
+
+  async function submit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const pending = invitesToSend(rows);
+    if (pending.length === 0) {
+      // Spec §4: submitting with no valid e-mails counts as skipping.
+      onSkip();
+      return;
+    }
+    setBusy(true);
+    // Invitations already created by an earlier, partly failed attempt are
+    // kept (their tokens were shown once); only what is missing is redone.
+    const next = { ...sent };
+    try {
+      for (const p of pending) {
+        const key = p.email.toLowerCase();
+        let entry = next[key];
+        if (entry?.invite.role !== p.role) {
+          entry = { invite: await createInvite(p), logged: false };
+          next[key] = entry;
+        }
+        if (!entry.logged) {
+          await logAudit(userId, org.id, {
+            action: "user_invited",
+            object_type: "user_invite",
+            object_id: entry.invite.id,
+            meta: { invited_email: entry.invite.email, invited_role: entry.invite.role, invitation_method: "onboarding_wizard" },
+          });
+          next[key] = { ...entry, logged: true };
+        }
+      }
+      // Only the invitations of the rows as they are now are shown.
+      const current = new Set(pending.map((p) => p.email.toLowerCase()));
+      onSent(Object.fromEntries(Object.entries(next).filter(([k]) => current.has(k))));
+      toast.success("Invitations logged");
+      onInvited();
+    } catch (error) {
+      onSent(next);
+      toast.error("Error processing invites", { description: errorMessage(error, "Please try again") });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const disabled = busy || finishing;
+  const anyReviewer = rows.some((r) => r.role === "reviewer");
+
+  return (
+    <Card>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <CardHeader>
+          <StepHeading headingRef={headingRef}>Invite Your Team</StepHeading>
+          <CardDescription>
+            Add the marketers, reviewers and admins who will work in <span className="font-medium text-foreground">{org.name}</span>.
+            Reviewers sign off as medical, legal or regulatory.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4">
+          <div ref={rowsRef} className="grid gap-3">
+            {/* Column headings on wider screens; each field keeps its own label for assistive technology. */}
+            <div aria-hidden="true" className="-mb-1.5 hidden gap-2 text-sm leading-5 font-medium sm:flex">
+              <span className="flex-1">Email</span>
+              <span className="w-36">Role</span>
+              {anyReviewer ? <span className="w-36">Review area</span> : null}
+              {rows.length > 1 ? <span className="w-10" /> : null}
+            </div>
+            {rows.map((row, i) => (
+              <InviteRowFields
+                key={row.id}
+                row={row}
+                index={i}
+                removable={rows.length > 1}
+                areaColumn={anyReviewer}
+                disabled={disabled}
+                showIgnored={touched[row.id] === true && isIgnoredInviteRow(row)}
+                onChange={(patch) => {
+                  update(row.id, patch);
+                }}
+                onBlurEmail={() => {
+                  // Shown a moment after the field is left: a warning that
+                  // appeared at once would push the buttons down between
+                  // the press and the release of a click on Complete Setup,
+                  // and the click would miss.
+                  window.setTimeout(() => {
+                    setTouched((t) => ({ ...t, [row.id]: true }));
+                  }, 300);
+                }}
+                onRemove={() => {
+                  focusRow.current = Math.max(i - 1, 0);
+                  setRows((rs) => rs.filter((r) => r.id !== row.id));
+                }}
+              />
+            ))}
+          </div>
+          <div>
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={disabled}
+              onClick={() => {
+                focusRow.current = rows.length;
+                setRows((rs) => [...rs, newInviteRow()]);
+              }}
+            >
+              <Plus aria-hidden="true" />
+              Add Another Invite
+            </Button>
+          </div>
+          <p className="flex gap-2 rounded-lg bg-muted px-3 py-2.5 text-sm leading-6 text-muted-foreground">
+            <Info aria-hidden="true" className="mt-1 size-4 shrink-0" />
+            <span>
+              You can invite more people later from Settings. Invitations are recorded, not e-mailed: you get a sign-up
+              link for each person on the next screen.
+            </span>
+          </p>
+        </CardContent>
+        <CardFooter className="flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-between">
+          <Button variant="outline" onClick={onBack} disabled={disabled}>
+            Back
+          </Button>
+          <Button type="submit" disabled={disabled}>
+            {busy || finishing ? <Spinner size="sm" label={null} /> : null}
+            {busy ? "Sending invitations…" : "Complete Setup"}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}
+
+interface InviteRowFieldsProps {
+  row: InviteRow;
+  index: number;
+  removable: boolean;
+  /** Some row is a reviewer: keep the review-area column so the rows line up. */
+  areaColumn: boolean;
+  disabled: boolean;
+  showIgnored: boolean;
+  onChange: (patch: Partial<InviteRow>) => void;
+  onBlurEmail: () => void;
+  onRemove: () => void;
+}
+
+/**
+ * One invite row. On phones, where the fields stack, each has its visible
+ * label; on wider screens the column headings stand in for them and the
+ * labels remain for screen readers.
+ */
+function InviteRowFields({ row, index, removable, areaColumn, disabled, showIgnored, onChange, onBlurEmail, onRemove }: InviteRowFieldsProps) {
+  const id = useId();
+  const n = index + 1;
+  const labelClass = "sm:sr-only";
+  const noteId = `${id}-note`;
+  return (
+    <div className="grid gap-2 rounded-lg border p-3 sm:border-0 sm:p-0" data-testid="invite-row">
+      <div className="flex flex-wrap items-end gap-2 sm:flex-nowrap">
+        <div className="grid min-w-0 basis-full gap-1.5 sm:flex-1 sm:basis-auto">
+          <Label htmlFor={`${id}-email`} className={labelClass}>
+            Email<span className="sr-only"> for invite {n}</span>
+          </Label>
+          <Input
+            id={`${id}-email`}
+            type="email"
+            inputMode="email"
+            autoComplete="off"
+            placeholder="colleague@company.com"
+            value={row.email}
+            disabled={disabled}
+            aria-describedby={showIgnored ? noteId : undefined}
+            onChange={(e) => {
+              onChange({ email: e.target.value });
+            }}
+            onBlur={onBlurEmail}
+          />
+        </div>
+        <div className="grid min-w-0 flex-1 gap-1.5 sm:w-36 sm:flex-none">
+          <Label htmlFor={`${id}-role`} className={labelClass}>
+            Role<span className="sr-only"> for invite {n}</span>
+          </Label>
+          <NativeSelect
+            id={`${id}-role`}
+            value={row.role}
+            disabled={disabled}
+            onChange={(e) => {
+              onChange({ role: e.target.value as InviteRoleChoice });
+            }}
+          >
+            {ROLE_CHOICES.map((r) => (
+              <option key={r.value} value={r.value}>
+                {r.label}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        {row.role === "reviewer" ? (
+          <div className="grid min-w-0 flex-1 gap-1.5 sm:w-36 sm:flex-none">
+            <Label htmlFor={`${id}-area`} className={labelClass}>
+              Review area<span className="sr-only"> for invite {n}</span>
+            </Label>
+            <NativeSelect
+              id={`${id}-area`}
+              value={row.reviewerArea}
+              disabled={disabled}
+              onChange={(e) => {
+                onChange({ reviewerArea: e.target.value as ReviewerArea });
+              }}
+            >
+              {REVIEWER_AREAS.map((a) => (
+                <option key={a.value} value={a.value}>
+                  {a.label}
+                </option>
+              ))}
+            </NativeSelect>
+          </div>
+        ) : areaColumn ? (
+          <div aria-hidden="true" className="hidden sm:block sm:w-36" />
+        ) : null}
+        {removable ? (
+          <Button variant="ghost" size="icon" className="size-10" disabled={disabled} onClick={onRemove} aria-label={`Remove invite ${String(n)}`}>
+            <X aria-hidden="true" />
+          </Button>
+        ) : null}
+      </div>
+      {showIgnored ? (
+        <p id={noteId} className="text-sm text-amber-800 dark:text-amber-200">
+          This is not an e-mail address, so this row will be skipped.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** After the invitations: each one's sign-up link to pass on, then into the app. */
+function DoneStep({
+  headingRef,
+  invites,
+  finishing,
+  onFinish,
+}: {
+  headingRef: HeadingRef;
+  invites: CreatedInvite[];
+  finishing: boolean;
+  onFinish: () => void;
+}) {
+  const origin = window.location.origin;
+  return (
+    <Card>
+      <CardHeader>
+        <StepHeading headingRef={headingRef}>Your workspace is ready</StepHeading>
+        <CardDescription>
+          {invites.length === 1 ? "1 invitation was" : `${String(invites.length)} invitations were`} recorded. Send each
+          person their sign-up link — it lets them join with the role shown.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <Alert variant="info">
+          <Info />
+          <AlertTitle>Fairbalance has not e-mailed these invitations</AlertTitle>
+          <AlertDescription>
+            Copy each link into a message to the person it is for. Each link is shown only now and works once, for that
+            e-mail address. You can send a fresh link later from the Users page.
+          </AlertDescription>
+        </Alert>
+        <ul className="grid gap-3" aria-label="Invitation links">
+          {invites.map((inv) => (
+            <InviteLinkItem key={inv.id} invite={inv} link={inviteLink(origin, inv.token)} />
+          ))}
+        </ul>
+      </CardContent>
+      <CardFooter className="justify-end">
+        <Button onClick={onFinish} disabled={finishing} className="w-full sm:w-auto">
+          {finishing ? <Spinner size="sm" label={null} /> : null}
+          Go to Command Center
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}
+
+function InviteLinkItem({ invite, link }: { invite: CreatedInvite; link: string }) {
+  const id = useId();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+      toast.success("Link copied", { description: invite.email });
+      window.setTimeout(() => {
+        setCopied(false);
+      }, 2000);
+    } catch {
+      // Clipboard access can be refused (permissions, insecure origin):
+      // select the text so the admin can copy it themselves.
+      inputRef.current?.select();
+      toast.error("Could not copy the link", { description: "The link is selected: copy it with Ctrl+C or ⌘C." });
+    }
+  }
+
+  return (
+    <li className="grid gap-2 rounded-lg border p-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="min-w-0 truncate font-medium">{invite.email}</span>
+        <Badge variant={roleBadgeVariant(invite.role)}>{roleLabel(invite.role)}</Badge>
+      </div>
+      <div className="flex gap-2">
+        <label htmlFor={`${id}-link`} className="sr-only">
+          Sign-up link for {invite.email}
+        </label>
+        <Input
+          ref={inputRef}
+          id={`${id}-link`}
+          readOnly
+          value={link}
+          className="font-mono text-xs"
+          onFocus={(e) => {
+            e.currentTarget.select();
+          }}
+        />
+        <Button variant="outline" className="h-10" onClick={() => void copy()} aria-label={`Copy sign-up link for ${invite.email}`}>
+          {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
+          <span className="hidden sm:inline">{copied ? "Copied" : "Copy"}</span>
+        </Button>
+      </div>
+    </li>
+  );
 }
