@@ -404,3 +404,23 @@ func clearMustReset(m json.RawMessage) json.RawMessage {
 	}
 	return b
 }
+
+// PromoteAdmin gives an existing account the admin role (the operator's
+// `fairbalance admin create`, which has the host's authority), creating its
+// member profile if needed, with an audit entry in the same transaction.
+func (r *Recovery) PromoteAdmin(ctx context.Context, c Client, userID string) error {
+	err := r.id.tx(ctx, func(tx fairbalance.Tx) error {
+		u, err := tx.UserByID(ctx, userID)
+		if err != nil {
+			return err
+		}
+		if err := r.makeAdmin(ctx, tx, u); err != nil {
+			return err
+		}
+		return r.id.audit(ctx, tx, "admin_promoted", nil, c, map[string]any{"via": "cli", "user_id": u.ID, "email": u.Email})
+	})
+	if err != nil {
+		return internal(err)
+	}
+	return nil
+}

@@ -59,6 +59,10 @@ func admin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
+	// The member profile carries the role the app and the data API check.
+	if err := service.NewRecovery(id, service.RecoveryConfig{}).PromoteAdmin(ctx, service.Client{IP: "cli"}, u.ID); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "Created administrator %s (id %s).\n", u.Email, u.ID)
 	if generated {
 		fmt.Fprintf(stdout, "Password (shown once): %s\n", password)

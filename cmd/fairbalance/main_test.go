@@ -157,6 +157,20 @@ func TestAdminCreateThenSignIn(t *testing.T) {
 	if sess.User.AppMetadata["fairbalance_role"] != "admin" || sess.User.UserMetadata["full_name"] != "Ada Admin" {
 		t.Fatalf("administrator metadata %+v", sess.User)
 	}
+	// The member profile holds the role the app checks: admin, so the
+	// administrator is offered onboarding.
+	req, _ = http.NewRequest("GET", base+"/rest/v1/profiles_v2?select=role,full_name,org_id", nil)
+	req.Header.Set("apikey", k["anon_key"])
+	req.Header.Set("Authorization", "Bearer "+sess.AccessToken)
+	pres, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pres.Body.Close()
+	var profiles []map[string]any
+	if err := json.NewDecoder(pres.Body).Decode(&profiles); err != nil || len(profiles) != 1 || profiles[0]["role"] != "admin" || profiles[0]["full_name"] != "Ada Admin" || profiles[0]["org_id"] != nil {
+		t.Fatalf("administrator profile %v %v", profiles, err)
+	}
 }
 
 func TestServeHealthAndGracefulShutdown(t *testing.T) {
