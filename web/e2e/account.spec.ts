@@ -20,9 +20,20 @@ const DEMO_REFUSED = "Demo mode: writes disabled. This is a read-only preview.";
 
 /** Full-page screenshots at 1440 and 390 px wide (and dark at 1440 when asked). */
 async function shots(page: Page, name: string, opts: { dark?: boolean } = {}) {
+  await page.evaluate(() => {
+    window.scrollTo(0, 0);
+  });
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await page.waitForTimeout(250);
+    // Nothing may stick out sideways at either width.
+    const overflow = await page.evaluate((w) => {
+      const wide = [...document.querySelectorAll<HTMLElement>("main *")]
+        .filter((el) => el.getBoundingClientRect().right > w + 1)
+        .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join(".")}`);
+      return { scroll: document.documentElement.scrollWidth, wide: wide.slice(0, 5) };
+    }, width);
+    expect(overflow, `${name} at ${width}px`).toEqual({ scroll: width, wide: [] });
     await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
   }
   if (opts.dark) {
@@ -375,7 +386,8 @@ test.describe("security", () => {
     await context.close();
   });
 
-  test("two-step verification: enrol with a computed code, see AAL2, then remove it", async ({ arrange, page, server }) => {
+  test("two-step verification: enrol with a computed code, see AAL2, step up elsewhere, then remove it", async ({ arrange, browser, page, server }) => {
+    test.setTimeout(180_000);
     const { admin } = await arrange.workspace();
     await signInFast(page, server, admin);
     await page.goto("/security");
@@ -384,7 +396,9 @@ test.describe("security", () => {
 
     await page.getByRole("button", { name: "Set up authenticator app" }).click();
     const enrolment = page.getByTestId("mfa-enrolment");
-    await expect(enrolment.getByRole("img", { name: /QR code/ })).toBeVisible();
+    const qr = enrolment.getByRole("img", { name: /QR code/ });
+    await expect(qr).toBeVisible();
+    await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
     const secret = await page.getByTestId("totp-secret").getAttribute("data-secret");
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
     expect((await page.getByTestId("totp-secret").textContent())?.replace(/\s/g, "")).toBe(secret);
@@ -394,7 +408,8 @@ test.describe("security", () => {
     await enrolment.getByLabel("6-digit code").fill("123");
     await enrolment.getByRole("button", { name: "Verify and turn on" }).click();
     await expect(page.getByText("Enter the 6-digit code from your authenticator app")).toBeVisible();
-    await enrolment.getByLabel("6-digit code").fill(totp(secret ?? ""));
+    const totpUsed = totp(secret ?? "");
+    await enrolment.getByLabel("6-digit code").fill(totpUsed);
     await enrolment.getByRole("button", { name: "Verify and turn on" }).click();
     await expect(page.getByText("Two-step verification is on")).toBeVisible();
     await expect(page.getByTestId("mfa-factor")).toHaveCount(1);
@@ -405,17 +420,38 @@ test.describe("security", () => {
     await accessible(page);
     await shots(page, "security", { dark: true });
 
-    await page.getByTestId("mfa-factor").getByRole("button", { name: "Remove" }).click();
-    const dialog = page.getByRole("dialog");
+    // Another browser signs in with the password only (AAL1): it must
+    // confirm with a code before it may remove the factor.
+    const used = totpUsed;
+    const context = await browser.newContext({ baseURL: server.url });
+    const other = await context.newPage();
+    await signInFast(other, server, admin);
+    await other.goto("/security");
+    await expect(other.getByTestId("session-aal")).toHaveText("AAL1");
+    const stepUp = other.getByRole("alert").filter({ hasText: "Confirm it is you" });
+    await expect(stepUp).toBeVisible();
+    await accessible(other);
+    await shots(other, "security-step-up");
+    await other.getByTestId("mfa-factor").getByRole("button", { name: "Remove" }).click();
+    await other.getByRole("dialog").getByRole("button", { name: "Remove authenticator" }).click();
+    await expect(other.getByText("AAL2 required to unenroll verified factor")).toBeVisible();
+    await other.getByRole("dialog").getByRole("button", { name: "Keep it" }).click();
+    // A code of a later 30-second step than the one used to enrol.
+    await expect.poll(() => totp(secret ?? ""), { timeout: 35_000, intervals: [1000] }).not.toBe(used);
+    await stepUp.getByLabel("Authenticator code").fill(totp(secret ?? ""));
+    await stepUp.getByRole("button", { name: "Verify" }).click();
+    await expect(other.getByTestId("session-aal")).toHaveText("AAL2");
+    await expect(stepUp).toHaveCount(0);
+
+    await other.getByTestId("mfa-factor").getByRole("button", { name: "Remove" }).click();
+    const dialog = other.getByRole("dialog");
     await expect(dialog.getByRole("heading", { name: /Remove Authenticator app\?/ })).toBeVisible();
-    await dialog.getByRole("button", { name: "Keep it" }).click();
-    await expect(page.getByTestId("mfa-factor")).toHaveCount(1);
-    await page.getByTestId("mfa-factor").getByRole("button", { name: "Remove" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Remove authenticator" }).click();
-    await expect(page.getByText("Authenticator removed")).toBeVisible();
-    await expect(page.getByTestId("mfa-factor")).toHaveCount(0);
-    await expect(page.getByTestId("mfa-status")).toHaveText("Off");
-    await expect(page.getByTestId("session-aal")).toHaveText("AAL1");
+    await dialog.getByRole("button", { name: "Remove authenticator" }).click();
+    await expect(other.getByText("Authenticator removed")).toBeVisible();
+    await expect(other.getByTestId("mfa-factor")).toHaveCount(0);
+    await expect(other.getByTestId("mfa-status")).toHaveText("Off");
+    await expect(other.getByTestId("session-aal")).toHaveText("AAL1");
+    await context.close();
   });
 
   test("sessions: this one is marked; sign out one, then all the others", async ({ arrange, page, server }) => {

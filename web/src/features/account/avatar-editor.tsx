@@ -281,7 +281,7 @@ export function AvatarEditor() {
           <div className="grid flex-1 gap-3 text-center sm:text-left">
             {source ? (
               <p className="text-sm leading-6">
-                Drag the picture to frame it and use the slider to zoom. It is saved as a 256 × 256 image.
+                Drag the picture to frame it and zoom with the slider. The circle shows how your photo will look.
               </p>
             ) : (
               <p className="text-sm leading-6">

@@ -21,30 +21,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { formatDate } from "@/lib/format-time";
 import { describeServerError, toastServerError } from "@/lib/server-error";
 import { getSupabase } from "@/lib/supabase";
+import { CODE_PATTERN, DEFAULT_FACTOR_NAME, ENTER_CODE, freeName, groupSecret, qrSource } from "./mfa-helpers";
 import { SECURITY_KEY, SESSIONS_KEY, useSecurityStatus, type SecurityStatus } from "./queries";
-
-const DEFAULT_FACTOR_NAME = "Authenticator app";
-const CODE_PATTERN = /^\d{6}$/;
-const ENTER_CODE = "Enter the 6-digit code from your authenticator app";
-
-/** A name for a new factor that no existing one uses ("Authenticator app", "Authenticator app 2", …). */
-function freeName(taken: readonly string[]): string {
-  if (!taken.includes(DEFAULT_FACTOR_NAME)) return DEFAULT_FACTOR_NAME;
-  for (let i = 2; ; i++) {
-    const name = `${DEFAULT_FACTOR_NAME} ${i}`;
-    if (!taken.includes(name)) return name;
-  }
-}
-
-/** "JBSW Y3DP EHPK 3PXP": the secret in groups of four, easier to type. */
-function groupSecret(secret: string): string {
-  return secret.replace(/(.{4})(?=.)/g, "$1 ");
-}
-
-/** Makes sure the QR code is an image URL (supabase-js already wraps the server's SVG in a data: URL). */
-function qrSource(qr: string): string {
-  return qr.trimStart().startsWith("<svg") ? `data:image/svg+xml;utf-8,${encodeURIComponent(qr)}` : qr;
-}
 
 function CodeField({
   value,
@@ -194,7 +172,7 @@ function EnrolPanel({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onD
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <code
-              className="rounded-md border bg-card px-2.5 py-1.5 font-mono text-sm tracking-wider break-all"
+              className="rounded-md border bg-card px-2.5 py-1.5 font-mono text-sm tracking-wider"
               data-testid="totp-secret"
               data-secret={enrolment.secret}
             >

@@ -91,7 +91,7 @@ export function SessionsCard() {
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
-        <div className="grid gap-1.5">
+        <div className="grid min-w-60 flex-1 gap-1.5">
           <CardTitle>Active sessions</CardTitle>
           <CardDescription>
             The browsers and devices signed in to your account. Sign out any you do not recognise, then change your password.

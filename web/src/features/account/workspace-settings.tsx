@@ -389,7 +389,7 @@ export function WorkspaceSettingsCard() {
             <History aria-hidden="true" className="size-3.5" />
             {s?.updated_at ? `Last changed ${formatDateTime(s.updated_at)}` : "Not changed yet"}
           </p>
-          <div className="flex gap-2">
+          <div className="flex w-full flex-wrap justify-end gap-2 sm:w-auto">
             <Button
               variant="ghost"
               disabled={!dirty || save.isPending}

@@ -25,6 +25,10 @@ import { getSupabase } from "@/lib/supabase";
 import { INVITES_KEY, inviteLink, parseIssued, type Invite, type IssuedInvite, type Member } from "./api";
 import { LinkBox } from "./link-box";
 
+function InviteStatus({ expired }: { expired: boolean }) {
+  return expired ? <Badge variant="gray">Expired</Badge> : <Badge variant="amber">Pending</Badge>;
+}
+
 /**
  * Invitations not yet accepted (pending or expired), for administrators:
  * resend (a fresh link, e-mailed and shown once; the old one stops
@@ -93,7 +97,7 @@ export function InvitesCard({
           People invited who have not joined yet. A link is valid for 7 days; resending e-mails a fresh one.
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="px-3">
         {loading ? (
           <Skeleton className="h-24 w-full" />
         ) : error ? (
@@ -118,6 +122,7 @@ export function InvitesCard({
               <TableRow className="hover:bg-transparent">
                 <TableHead>E-mail</TableHead>
                 <TableHead className="hidden sm:table-cell">Role</TableHead>
+                <TableHead className="hidden sm:table-cell">Status</TableHead>
                 <TableHead className="hidden md:table-cell">Expires</TableHead>
                 <TableHead className="hidden lg:table-cell">Invited by</TableHead>
                 <TableHead className="text-right">
@@ -130,19 +135,20 @@ export function InvitesCard({
                 const expired = invite.status === "expired";
                 return (
                   <TableRow key={invite.id} data-testid="invite-row" data-email={invite.email}>
-                    <TableCell className="max-w-0 min-w-40">
+                    <TableCell>
                       <div className="grid gap-1">
-                        <span className="truncate font-medium">{invite.email}</span>
-                        <span className="flex flex-wrap items-center gap-1.5">
-                          <Badge variant={roleBadgeVariant(invite.role)} className="sm:hidden">
-                            {roleLabel(invite.role)}
-                          </Badge>
-                          {expired ? <Badge variant="gray">Expired</Badge> : <Badge variant="amber">Pending</Badge>}
+                        <span className="font-medium break-all">{invite.email}</span>
+                        <span className="flex flex-wrap items-center gap-1.5 sm:hidden">
+                          <Badge variant={roleBadgeVariant(invite.role)}>{roleLabel(invite.role)}</Badge>
+                          <InviteStatus expired={expired} />
                         </span>
                       </div>
                     </TableCell>
                     <TableCell className="hidden sm:table-cell">
                       <Badge variant={roleBadgeVariant(invite.role)}>{roleLabel(invite.role)}</Badge>
+                    </TableCell>
+                    <TableCell className="hidden sm:table-cell">
+                      <InviteStatus expired={expired} />
                     </TableCell>
                     <TableCell className="hidden text-muted-foreground md:table-cell">
                       <span title={formatDate(invite.expires_at)}>

@@ -170,7 +170,7 @@ export function UsersPage() {
             />
           </div>
         </CardHeader>
-        <CardContent>
+        <CardContent className="px-3">
           {members.isPending || profile.isPending ? (
             <div className="grid gap-3" aria-hidden="true">
               {Array.from({ length: 4 }, (_, i) => (
