@@ -104,17 +104,15 @@ export function StepUpPrompt({ status }: { status: SecurityStatus }) {
       <ShieldAlert aria-hidden="true" />
       <AlertTitle>Confirm it is you</AlertTitle>
       <AlertDescription>
-        <p>
-          You signed in to this session with your password only. Enter a code from your authenticator app to change your
-          password or your two-step verification.
-        </p>
-        <form className="mt-3 flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
-          <CodeField value={code} onChange={setCode} error={error} label="Authenticator code" />
-          <Button type="submit" disabled={busy}>
-            {busy ? "Verifying…" : "Verify"}
-          </Button>
-        </form>
+        You signed in to this session with your password only. Enter a code from your authenticator app to change your
+        password or your two-step verification.
       </AlertDescription>
+      <form className="col-start-2 mt-2 flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
+        <CodeField value={code} onChange={setCode} error={error} label="Authenticator code" />
+        <Button type="submit" disabled={busy}>
+          {busy ? "Verifying…" : "Verify"}
+        </Button>
+      </form>
     </Alert>
   );
 }

@@ -157,11 +157,11 @@ export function PasswordCard() {
             <Alert variant="info">
               <MailCheck aria-hidden="true" />
               <AlertTitle>Confirm it is you</AlertTitle>
-              <AlertDescription className="grid gap-3">
-                <p>
-                  You signed in more than 24 hours ago, so we sent a 6-digit code to {email}. Enter it to change your
-                  password.
-                </p>
+              <AlertDescription>
+                You signed in more than 24 hours ago, so we sent a 6-digit code to {email}. Enter it to change your
+                password.
+              </AlertDescription>
+              <div className="col-start-2 mt-2 grid gap-2">
                 <Field label="Verification code" error={errors.nonce} className="max-w-48">
                   <Input
                     inputMode="numeric"
@@ -186,7 +186,7 @@ export function PasswordCard() {
                     Send a new code
                   </Button>
                 </div>
-              </AlertDescription>
+              </div>
             </Alert>
           ) : null}
           {errors.form ? (
