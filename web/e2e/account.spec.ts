@@ -190,6 +190,7 @@ test.describe("profile", () => {
 
     await page.reload();
     await expect(topBarImage).toHaveAttribute("src", /^data:image\//);
+    await shots(page, "profile-avatar");
     await page.getByRole("button", { name: "Remove photo" }).click();
     await expect(page.getByText("Photo removed")).toBeVisible();
     await expect(topBarImage).toHaveCount(0);

@@ -25,7 +25,7 @@ export function SettingsPage() {
         description={
           admin
             ? "Your notification e-mails, and how people reach and join this workspace."
-            : "Choose which e-mails Fairbalance sends you."
+            : "How Fairbalance keeps you informed."
         }
       />
       <NotificationSettings />
