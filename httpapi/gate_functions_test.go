@@ -599,3 +599,40 @@ func TestSignupDisabledBySettings(t *testing.T) {
 		}
 	})
 }
+
+// The public preview's demo admin is read-only everywhere: it may not
+// reconfigure the instance, repair it or remove the demo data, whatever its
+// profile role says.
+func TestDemoSessionCannotRepairOrReconfigure(t *testing.T) {
+	forEachSecBackend(t, true, func(t *testing.T, h *secHarness) {
+		sess, err := h.id.DemoSession(h.ctx, service.Client{IP: "198.51.100.7"}, "admin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		demo := bearer(sess.AccessToken)
+		calls := []struct {
+			fn   string
+			body map[string]any
+		}{
+			{"security-manager", map[string]any{"action": "UPDATE_SETTINGS", "settings": map[string]any{"block_indexing": true}}},
+			{"security-manager", map[string]any{"action": "UPDATE_SETTINGS", "settings": map[string]any{"site_access_mode": "PRIVATE", "disable_signup": true}}},
+			{"db-recovery", map[string]any{"action": "SAFE_CONNECT_AND_MIGRATE"}},
+			{"db-recovery", map[string]any{"action": "SAFE_CREATE_ADMIN", "admin_email": "evil@example.com", "admin_password": "Evil-Passw0rd"}},
+			{"db-recovery", map[string]any{"action": "FORCE_CREATE_ADMIN_DEV", "admin_email": "evil2@example.com"}},
+			{"demo-data-manager", map[string]any{"action": "REMOVE_DEMO_DATA"}},
+		}
+		for _, c := range calls {
+			m := fnErr(h.fn(c.fn, c.body, demo), http.StatusForbidden, "demo_read_only")
+			if m["message"] != service.DemoWriteRefused {
+				t.Errorf("%s %v: %v", c.fn, c.body["action"], m)
+			}
+		}
+		st, err := h.settings.Get(h.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.BlockIndexing || st.DisableSignup || st.SiteAccessMode == "PRIVATE" {
+			t.Fatalf("a demo session changed the workspace settings: %+v", st)
+		}
+	})
+}

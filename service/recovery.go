@@ -65,6 +65,11 @@ func (s *Identity) authoriseRepair(ctx context.Context, a Actor) (string, error)
 	case a.ServiceRole:
 		return viaServiceRole, nil
 	case a.Principal != nil:
+		// A demo session (the public preview's read-only admin) never
+		// repairs or reconfigures the instance.
+		if IsDemoUser(a.Principal.User) {
+			return "", errDemo
+		}
 		prof, err := s.Member(ctx, a.Principal)
 		if err != nil {
 			return "", err
