@@ -1,6 +1,219 @@
-import { PageHeader } from "@/components/ui/page-header";
+import type { User } from "@supabase/supabase-js";
+import { useQuery } from "@tanstack/react-query";
+import { CircleAlert, Eye, LogIn } from "lucide-react";
+import { lazy, Suspense, useState, type SubmitEvent } from "react";
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { Input } from "@/components/ui/input";
+import { PasswordInput } from "@/components/ui/password-input";
+import { PageSpinner, Spinner } from "@/components/ui/spinner";
+import { startDemoSession, useAuth } from "@/lib/auth";
+import { getConfig } from "@/lib/config";
+import { errorMessage } from "@/lib/errors";
+import { invokeFunction } from "@/lib/functions";
+import { safeReturnPath } from "@/lib/guard";
+import { previewRequested, setPreviewFlag } from "@/lib/modes";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { notify } from "./notify";
+import { signInErrorMessage, signInWithPassword } from "./sign-in";
+import { LOGIN_UNEXPECTED, mustResetPassword, validateLogin } from "./validation";
 
-/** Being built. */
+// Rarely shown (a fresh instance, or ?init=1): its own chunk.
+const InitialSetupCard = lazy(() => import("./initial-setup-card").then((m) => ({ default: m.InitialSetupCard })));
+
+/** Shares the route guard's cached copy of GET /api/config. */
+const CONFIG_KEY = ["config"] as const;
+
+/**
+ * The number of accounts, for the initial-setup card. Asked with a plain
+ * fetch (db-recovery GET_USER_COUNT, open to anyone) so the sign-in screen
+ * does not load supabase-js before the user submits.
+ */
+async function fetchUserCount(): Promise<number | null> {
+  const body = await invokeFunction("db-recovery", { action: "GET_USER_COUNT" });
+  return typeof body.count === "number" ? body.count : null;
+}
+
+type Phase = "idle" | "busy" | "leaving";
+
+/**
+ * The sign-in screen (/login): e-mail and password, 'Sign In' and 'Create
+ * Account', a forgot-password link; the demo workspace when the server
+ * offers preview; the initial-setup card on a fresh instance (or ?init=1).
+ * After signing in it returns to the page the guard remembered, or sends a
+ * user whose password must be changed to /reset-password.
+ */
 export function LoginPage() {
-  return <PageHeader title="Sign in" />;
+  useDocumentTitle("Sign in");
+  const auth = useAuth();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const returnTo = safeReturnPath((location.state as { from?: unknown } | null)?.from);
+
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string>();
+  // "busy"/"leaving": this screen navigates itself once signed in, so the
+  // redirect for already signed-in visitors must not race it.
+  const [phase, setPhase] = useState<Phase>("idle");
+
+  const config = useQuery({ queryKey: CONFIG_KEY, queryFn: getConfig, staleTime: 60_000 });
+  const userCount = useQuery({ queryKey: ["auth", "user-count"], queryFn: fetchUserCount, retry: false, staleTime: 0, gcTime: 0 });
+  const showSetup = params.get("init") === "1" || userCount.data === 0;
+  const previewOffered = config.data?.preview === true;
+  const previewActive = previewOffered && previewRequested();
+
+  if (phase === "idle" && auth.status === "signed-in") return <Navigate to={returnTo} replace />;
+  if (phase === "idle" && auth.status === "loading") return <PageSpinner label="Checking your session" />;
+
+  function afterSignIn(user: User) {
+    setPhase("leaving");
+    if (mustResetPassword(user)) {
+      notify("warning", "Choose a new password", {
+        description: "Your account has a temporary password. Set a password of your own to continue.",
+      });
+      void navigate("/reset-password", { replace: true, state: { mustReset: true } });
+      return;
+    }
+    notify("success", "Login successful");
+    void navigate(returnTo, { replace: true });
+  }
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validateLogin(email, password);
+    setError(problem);
+    if (problem) return;
+    setPhase("busy");
+    try {
+      afterSignIn(await signInWithPassword(email, password));
+    } catch (e) {
+      setError(signInErrorMessage(e));
+      setPhase("idle");
+    }
+  }
+
+  async function enterPreview() {
+    setError(undefined);
+    setPhase("leaving");
+    setPreviewFlag(true);
+    try {
+      await startDemoSession("admin");
+      // A fresh start lets the session provider pick up preview mode.
+      window.location.assign("/");
+    } catch (e) {
+      setPreviewFlag(false);
+      setError(errorMessage(e, LOGIN_UNEXPECTED));
+      setPhase("idle");
+    }
+  }
+
+  const busy = phase !== "idle";
+
+  const signInCard = (
+    <AuthCard title="Sign in to Fairbalance" description="Review and approve life-science marketing content with your team.">
+      <div className="grid gap-5">
+        {previewActive ? (
+          <Alert variant="info" role="status">
+            <Eye aria-hidden="true" />
+            <AlertTitle>Preview Mode Active</AlertTitle>
+            <AlertDescription className="grid gap-3">
+              <p>Explore Fairbalance with demo data. The demo workspace is read-only.</p>
+              <Button className="w-full sm:w-auto" onClick={() => void enterPreview()} disabled={busy}>
+                Continue to Application
+              </Button>
+            </AlertDescription>
+          </Alert>
+        ) : null}
+
+        <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4" aria-describedby={error ? "login-error" : undefined}>
+          {error ? (
+            <Alert variant="destructive" id="login-error">
+              <CircleAlert aria-hidden="true" />
+              <AlertDescription>{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <Field label="Email">
+            <Input
+              type="email"
+              name="email"
+              autoComplete="username"
+              inputMode="email"
+              placeholder="you@company.com"
+              value={email}
+              onChange={(e) => {
+                setEmail(e.target.value);
+              }}
+              disabled={busy}
+            />
+          </Field>
+          <Field
+            label="Password"
+            aside={
+              <Link to="/forgot-password" className="text-sm font-medium text-primary underline-offset-4 hover:underline">
+                Forgot password?
+              </Link>
+            }
+          >
+            <PasswordInput
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+              }}
+              disabled={busy}
+            />
+          </Field>
+          <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>
+            {phase === "busy" ? <Spinner size="sm" label={null} className="text-current" /> : <LogIn aria-hidden="true" />}
+            Sign In
+          </Button>
+          <Button
+            variant="outline"
+            size="lg"
+            className="w-full"
+            disabled={busy}
+            onClick={() => {
+              void navigate("/signup");
+            }}
+          >
+            Create Account
+          </Button>
+        </form>
+
+        {previewOffered && !previewActive ? (
+          <div className="grid gap-3">
+            <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden="true">
+              <span className="h-px flex-1 bg-border" />
+              or
+              <span className="h-px flex-1 bg-border" />
+            </div>
+            <Button variant="ghost" className="w-full" disabled={busy} onClick={() => void enterPreview()}>
+              <Eye aria-hidden="true" />
+              Explore the demo workspace
+            </Button>
+          </div>
+        ) : null}
+      </div>
+    </AuthCard>
+  );
+
+  const footer = "Access is by invitation from your workspace administrator.";
+
+  if (!showSetup) return <AuthFrame footer={footer}>{signInCard}</AuthFrame>;
+  return (
+    <AuthFrame width="lg" footer={footer}>
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <Suspense fallback={<PageSpinner />}>
+          <InitialSetupCard onSignedIn={afterSignIn} disabled={busy} />
+        </Suspense>
+        {signInCard}
+      </div>
+    </AuthFrame>
+  );
 }

@@ -1,6 +1,85 @@
-import { PageHeader } from "@/components/ui/page-header";
+import { useQuery } from "@tanstack/react-query";
+import { LockKeyhole } from "lucide-react";
+import { useState, type SubmitEvent } from "react";
+import { Alert, AlertDescription } from "@/components/ui/alert";
+import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
+import { Button } from "@/components/ui/button";
+import { Field } from "@/components/ui/field";
+import { PasswordInput } from "@/components/ui/password-input";
+import { Spinner } from "@/components/ui/spinner";
+import { getConfig, resetConfig } from "@/lib/config";
+import { markGatePassed } from "@/lib/modes";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { submitPasscode, validatePasscode } from "./gate";
 
-/** Being built. */
+/**
+ * Private Preview Access (/gate): one passcode field and 'Access Workspace'.
+ * The server checks the passcode and sets the HttpOnly gate cookie; the
+ * page then records the local flag and starts the app afresh, so that the
+ * configuration (which says whether the gate is passed) is read again.
+ */
 export function GatePage() {
-  return <PageHeader title="Private Preview Access" />;
+  useDocumentTitle("Private Preview Access");
+  const [passcode, setPasscode] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  // Shares the route guard's cached configuration.
+  const config = useQuery({ queryKey: ["config"], queryFn: getConfig, staleTime: 60_000 });
+  const open = config.data !== undefined && (!config.data.gate || config.data.gatePassed);
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const problem = validatePasscode(passcode);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    const result = await submitPasscode(passcode);
+    if (!result.ok) {
+      setError(result.message);
+      setBusy(false);
+      return;
+    }
+    markGatePassed();
+    resetConfig();
+    window.location.assign("/");
+  }
+
+  return (
+    <AuthFrame footer="Don't have the passcode? Contact your administrator to get access.">
+      <AuthCard
+        icon={LockKeyhole}
+        title="Private Preview Access"
+        description="This Fairbalance workspace is private. Enter the access passcode to continue. Contact the administrator of this workspace if you don't have it."
+      >
+        {open ? (
+          <div className="grid gap-4">
+            <Alert variant="success" role="status">
+              <AlertDescription>No passcode is needed: this workspace is open to you.</AlertDescription>
+            </Alert>
+            <Button size="lg" className="w-full" onClick={() => { window.location.assign("/"); }}>
+              Continue
+            </Button>
+          </div>
+        ) : (
+          <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
+            <Field label="Access passcode" error={error}>
+              <PasswordInput
+                autoComplete="off"
+                autoFocus
+                value={passcode}
+                onChange={(e) => {
+                  setPasscode(e.target.value);
+                }}
+                disabled={busy}
+              />
+            </Field>
+            <Button type="submit" size="lg" className="w-full" disabled={busy}>
+              {busy ? <Spinner size="sm" label={null} className="text-current" /> : <LockKeyhole aria-hidden="true" />}
+              Access Workspace
+            </Button>
+          </form>
+        )}
+      </AuthCard>
+    </AuthFrame>
+  );
 }

@@ -1,0 +1,178 @@
+/**
+ * The sign-in screens' validation and the small decisions around it, as
+ * plain functions (no schema library: the sign-in route must stay light).
+ * Messages are the specification's, word for word, where it gives them.
+ */
+import { isRecord } from "@/lib/api";
+import { errorMessage } from "@/lib/errors";
+import { passwordProblem, PASSWORDS_DO_NOT_MATCH } from "@/lib/password";
+
+export const BOTH_REQUIRED = "Please enter both email and password";
+export const LOGIN_FAILED = "Authentication failed. Please try again.";
+export const LOGIN_UNEXPECTED = "Something went wrong. Please try again.";
+export const SETUP_REQUIRED = "Email and password required";
+export const EMAIL_REQUIRED = "Please enter your email address";
+export const FIRST_NAME_REQUIRED = "Please enter your first name";
+export const LAST_NAME_REQUIRED = "Please enter your last name";
+export const INVALID_RESET_LINK = "Invalid reset link. Please request a new password reset.";
+export const INVITE_INVALID = "Invalid invite token";
+export const INVITE_EXPIRED = "This invite has expired";
+export const INVITE_LOOKUP_FAILED = "Failed to validate invite";
+
+const blank = (s: string) => s.trim() === "";
+
+/** Login: both fields are needed. Returns the message, or undefined when the form may be sent. */
+export function validateLogin(email: string, password: string): string | undefined {
+  return blank(email) || password === "" ? BOTH_REQUIRED : undefined;
+}
+
+/** Initial setup (first administrator): both fields, and a password the server will accept. */
+export function validateSetup(email: string, password: string): string | undefined {
+  if (blank(email) || password === "") return SETUP_REQUIRED;
+  return passwordProblem(password);
+}
+
+export interface SignupValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+}
+
+export type SignupErrors = Partial<Record<keyof SignupValues | "form", string>>;
+
+/**
+ * Sign-up: all four fields are required; e-mail and password together carry
+ * the spec's message; the password must meet the rules of lib/password.
+ */
+export function validateSignup(v: SignupValues): SignupErrors {
+  const errors: SignupErrors = {};
+  if (blank(v.firstName)) errors.firstName = FIRST_NAME_REQUIRED;
+  if (blank(v.lastName)) errors.lastName = LAST_NAME_REQUIRED;
+  if (blank(v.email) || v.password === "") {
+    errors.form = BOTH_REQUIRED;
+  } else {
+    const problem = passwordProblem(v.password);
+    if (problem) errors.password = problem;
+  }
+  return errors;
+}
+
+export function hasErrors(errors: object): boolean {
+  return Object.values(errors).some(Boolean);
+}
+
+/** Forgot password: a non-blank e-mail. */
+export function validateForgot(email: string): string | undefined {
+  return blank(email) ? EMAIL_REQUIRED : undefined;
+}
+
+/** Reset password: the first unmet rule, then the confirmation must match. */
+export function validateReset(password: string, confirm: string): { password?: string; confirm?: string } {
+  const problem = passwordProblem(password);
+  if (problem) return { password: problem };
+  if (password !== confirm) return { confirm: PASSWORDS_DO_NOT_MATCH };
+  return {};
+}
+
+/** The session tokens (or the error) an e-mail link brought in the query string or fragment. */
+export interface LinkTokens {
+  accessToken: string;
+  refreshToken: string;
+  /** The server's error_description when the link was refused (expired, used). */
+  error: string;
+}
+
+/**
+ * Reads `access_token`, `refresh_token` and `error_description` from the
+ * query string and from the fragment (where this server's implicit-flow
+ * redirect puts them); the fragment wins.
+ */
+export function readLinkTokens(search: string, hash: string): LinkTokens {
+  const query = new URLSearchParams(search);
+  const fragment = new URLSearchParams(hash.replace(/^#/, ""));
+  const get = (k: string) => fragment.get(k) ?? query.get(k) ?? "";
+  return { accessToken: get("access_token"), refreshToken: get("refresh_token"), error: get("error_description") };
+}
+
+/** The claims of an access token, unverified (the server verifies it); null when unreadable. */
+export function tokenClaims(jwt: string): Record<string, unknown> | null {
+  const part = jwt.split(".")[1];
+  if (!part) return null;
+  try {
+    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
+    const claims: unknown = JSON.parse(json);
+    return isRecord(claims) ? claims : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether an access token comes from an e-mailed link (recovery, OTP,
+ * magic link): the sessions the server lets change the password without
+ * reauthentication, and the only ones the reset screen accepts.
+ */
+export function isRecoveryToken(jwt: string): boolean {
+  const amr = tokenClaims(jwt)?.amr;
+  if (!Array.isArray(amr) || amr.length === 0) return false;
+  const last: unknown = amr[amr.length - 1];
+  const method = isRecord(last) ? last.method : undefined;
+  return method === "recovery" || method === "otp" || method === "magiclink";
+}
+
+/**
+ * Whether the server flagged the account to choose a new password at first
+ * sign-in (safe mode's FORCE_CREATE_ADMIN_DEV sets `must_reset_password` in
+ * app metadata; the server clears it when the password changes). User
+ * metadata is also read, though only the server-set flag is authoritative.
+ */
+export function mustResetPassword(user: { app_metadata?: unknown; user_metadata?: unknown } | null | undefined): boolean {
+  const flag = (meta: unknown) => isRecord(meta) && meta.must_reset_password === true;
+  return flag(user?.app_metadata) || flag(user?.user_metadata);
+}
+
+/** The message shown when an invitation cannot be used. */
+export function inviteProblem(error: unknown): string {
+  const message = errorMessage(error, "");
+  if (message === INVITE_INVALID || message === INVITE_EXPIRED) return message;
+  return INVITE_LOOKUP_FAILED;
+}
+
+/** An invitation as `rpc get_invite` describes it. */
+export interface InviteInfo {
+  email: string;
+  role: string;
+}
+
+export function parseInvite(data: unknown): InviteInfo | null {
+  if (!isRecord(data) || typeof data.email !== "string" || typeof data.role !== "string") return null;
+  return { email: data.email, role: data.role };
+}
+
+/** What to tell the new member after trying to accept the invitation. */
+export interface Notice {
+  kind: "success" | "error";
+  title: string;
+  description: string;
+}
+
+/**
+ * The toast after `rpc accept_invite`: its transport error, its refusal
+ * (`{success:false, error}`) or its success, in the spec's words.
+ */
+export function acceptInviteNotice(data: unknown, error: unknown): Notice {
+  if (error) {
+    return {
+      kind: "error",
+      title: "Account created",
+      description: "Your account was created but invite acceptance failed. Please contact an admin.",
+    };
+  }
+  if (isRecord(data) && data.success === true) {
+    return { kind: "success", title: "Account created!", description: "Welcome to the team!" };
+  }
+  const reason = isRecord(data) && typeof data.error === "string" && data.error !== "" ? data.error : INVITE_INVALID;
+  const sentence = /[.!?]$/.test(reason) ? reason : `${reason}.`;
+  return { kind: "error", title: "Failed to accept invite", description: `${sentence} Please contact an administrator.` };
+}
