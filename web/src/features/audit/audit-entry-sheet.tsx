@@ -162,6 +162,12 @@ function Muted({ children }: { children: ReactNode }) {
   return <span className="text-muted-foreground">{children}</span>;
 }
 
+/** A JSON value in a comparison cell; an empty text says so rather than showing nothing. */
+function Value({ value }: { value: unknown }) {
+  const text = cellText(value);
+  return text === "" ? <span className="font-sans text-muted-foreground italic">empty</span> : <>{text}</>;
+}
+
 /** The before/after values side by side; changed fields are highlighted and marked. */
 function Changes({ before, after }: { before: unknown; after: unknown }) {
   const rows = diffRows(before, after);
@@ -174,7 +180,35 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
       <p className="text-xs text-muted-foreground">
         {before === null ? "Created — no previous values." : after === null ? "Removed — no values after." : `${changed} of ${rows.length} fields changed.`}
       </p>
-      <div className="overflow-x-auto rounded-lg border">
+      {/* Phones: one card per field, the values one under the other. */}
+      <ul className="grid gap-2 sm:hidden" aria-label="Fields before and after" data-testid="entry-changes-list">
+        {rows.map((r) => (
+          <li
+            key={r.key}
+            data-field={r.key}
+            data-changed={r.changed ? "true" : undefined}
+            className={cn("rounded-lg border p-3 text-xs", r.changed && "border-amber-300 bg-amber-50 dark:border-amber-900 dark:bg-amber-950/40")}
+          >
+            <div className="flex items-center justify-between gap-2">
+              <span className="font-mono font-medium break-all">{r.key}</span>
+              {r.changed ? (
+                <span className="shrink-0 font-semibold text-amber-800 dark:text-amber-300">{r.added ? "added" : r.removed ? "removed" : "changed"}</span>
+              ) : null}
+            </div>
+            <dl className="mt-1.5 grid grid-cols-[3.25rem_minmax(0,1fr)] gap-x-2 gap-y-1">
+              <dt className="text-muted-foreground">Before</dt>
+              <dd className={cn("font-mono break-all", r.changed && !r.added && "text-red-800 dark:text-red-300")}>
+                {r.added ? <span className="text-muted-foreground">—</span> : <Value value={r.before} />}
+              </dd>
+              <dt className="text-muted-foreground">After</dt>
+              <dd className={cn("font-mono break-all", r.changed && !r.removed && "text-green-800 dark:text-green-300")}>
+                {r.removed ? <span className="text-muted-foreground">—</span> : <Value value={r.after} />}
+              </dd>
+            </dl>
+          </li>
+        ))}
+      </ul>
+      <div className="hidden overflow-x-auto rounded-lg border sm:block">
         <table className="w-full text-xs" data-testid="entry-changes">
           <thead className="bg-muted/60 text-left text-muted-foreground">
             <tr>
@@ -197,19 +231,19 @@ function Changes({ before, after }: { before: unknown; after: unknown }) {
                 data-changed={r.changed ? "true" : undefined}
                 className={cn("border-t align-top", r.changed && "bg-amber-50 dark:bg-amber-950/40")}
               >
-                <th scope="row" className="px-3 py-2 text-left font-mono font-medium break-all">
+                <th scope="row" className="px-3 py-2 text-left font-mono font-medium break-words">
                   {r.key}
                   {r.changed ? (
-                    <span className="mt-0.5 block font-sans text-[11px] font-semibold text-amber-800 dark:text-amber-300">
+                    <span className="mt-0.5 block font-sans text-[11px] font-semibold whitespace-nowrap text-amber-800 dark:text-amber-300">
                       {r.added ? "added" : r.removed ? "removed" : "changed"}
                     </span>
                   ) : null}
                 </th>
                 <td className={cn("px-3 py-2 font-mono break-all", r.changed && !r.added && "text-red-800 dark:text-red-300")}>
-                  {r.added ? <span className="text-muted-foreground">—</span> : cellText(r.before)}
+                  {r.added ? <span className="text-muted-foreground">—</span> : <Value value={r.before} />}
                 </td>
                 <td className={cn("px-3 py-2 font-mono break-all", r.changed && !r.removed && "text-green-800 dark:text-green-300")}>
-                  {r.removed ? <span className="text-muted-foreground">—</span> : cellText(r.after)}
+                  {r.removed ? <span className="text-muted-foreground">—</span> : <Value value={r.after} />}
                 </td>
               </tr>
             ))}

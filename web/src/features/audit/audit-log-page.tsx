@@ -148,7 +148,9 @@ export function AuditLogPage() {
   const activeFilters = [filters.actor, filters.action, filters.type, filters.period].filter(Boolean).length;
   const first = entries[0];
   const last = entries.at(-1);
-  const total = count.data;
+  // A substring match is not counted on the server, but a first page with
+  // nothing older holds every match.
+  const total = count.data === null && page.data && !page.isPlaceholderData && before === null && !page.data.hasOlder ? entries.length : count.data;
 
   return (
     <div className="grid gap-6">
@@ -210,7 +212,15 @@ export function AuditLogPage() {
         </div>
       </Card>
 
-      <Card className="overflow-hidden" role="region" aria-labelledby="audit-results-title" aria-busy={page.isFetching}>
+      <Card
+        className="overflow-hidden"
+        role="region"
+        aria-labelledby="audit-results-title"
+        aria-busy={page.isFetching}
+        data-testid="audit-results"
+        data-view={searchFromFilters(filters, before).toString()}
+        data-loaded={!page.isPending && !page.isPlaceholderData}
+      >
         <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 border-b px-4 py-3 sm:px-5">
           <h2 id="audit-results-title" className="text-sm font-semibold">
             {filtered ? "Matching entries" : "All entries"}

@@ -57,9 +57,9 @@ export function AuditTable({ entries, members, onOpen }: ListProps) {
       <colgroup>
         <col className="w-16" />
         <col className="w-32" />
+        <col className="w-60" />
         <col className="w-52" />
-        <col className="w-56" />
-        <col className="w-40" />
+        <col className="w-36" />
         <col />
         <col className="w-12" />
       </colgroup>

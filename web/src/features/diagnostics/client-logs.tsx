@@ -123,7 +123,7 @@ export function PerformanceLogCard({ metrics }: { metrics: PerformanceMetric[] }
               {metrics.map((m, i) => (
                 <TableRow key={`${m.timestamp}-${m.name}-${i}`}>
                   <TableCell className="font-mono text-xs">{m.name}</TableCell>
-                  <TableCell className="text-right tabular-nums">{m.value.toLocaleString("en-US")} ms</TableCell>
+                  <TableCell className="text-right whitespace-nowrap tabular-nums">{m.value.toLocaleString("en-US")} ms</TableCell>
                   <TableCell className="max-w-48 truncate font-mono text-xs text-muted-foreground" title={path(m)}>
                     {path(m) || "—"}
                   </TableCell>
