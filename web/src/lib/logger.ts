@@ -151,22 +151,18 @@ export function installGlobalLogging(onError?: (entry: LogEntry) => void): void 
     });
     onError?.(entry);
   });
-  if (typeof PerformanceObserver !== "undefined") {
-    try {
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
-          if (e.entryType === "navigation") {
-            const nav = e as PerformanceNavigationTiming;
-            logMetric("page_load", Math.round(nav.loadEventEnd - nav.startTime), { path: window.location.pathname });
-            logMetric("time_to_first_byte", Math.round(nav.responseStart - nav.startTime));
-          } else if (e.entryType === "largest-contentful-paint") {
-            logMetric("largest_contentful_paint", Math.round(e.startTime), { path: window.location.pathname });
-          }
-        }
-      }).observe({ type: "navigation", buffered: true });
-    } catch {
-      // older browsers: no timings
-    }
+  // The page's load timings, once, after the load event has finished (its
+  // end time is only known then).
+  const logNavigation = () => {
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    if (!nav) return;
+    logMetric("page_load", Math.round(nav.loadEventEnd - nav.startTime), { path: window.location.pathname });
+    logMetric("time_to_first_byte", Math.round(nav.responseStart - nav.startTime));
+  };
+  if (document.readyState === "complete") {
+    setTimeout(logNavigation, 0);
+  } else {
+    window.addEventListener("load", () => setTimeout(logNavigation, 0), { once: true });
   }
 }
 
