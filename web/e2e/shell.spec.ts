@@ -162,6 +162,18 @@ test.describe("signed out", () => {
 });
 
 test.describe("preview and demo modes", () => {
+  test("the login screen's preview variant: 'Preview Mode Active', then 'Continue to Application'", async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    await page.goto("/login?preview=1");
+    await expect(page.getByText("Preview Mode Active")).toBeVisible();
+    await page.getByRole("button", { name: "Continue to Application" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByText("Preview Mode — authentication disabled; data is demo")).toBeVisible();
+    await expect(page.getByTestId("demo-badge")).toHaveText("Demo Mode");
+    await context.close();
+  });
+
   test("?preview shows the demo workspace read-only, with banner and badges", async ({ browser, baseURL, server }) => {
     const context = await browser.newContext({ baseURL });
     const page = await context.newPage();

@@ -89,7 +89,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           user: session?.user ?? null,
         }));
         if (event === "SIGNED_OUT") {
-          queryClient.clear();
+          // Everything cached belonged to the member who left; the instance
+          // configuration did not (keeping it spares the guard a reload).
+          queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== "config" });
         } else if (event === "SIGNED_IN" && session) {
           // The spec's login event: time and user agent, in the client log.
           logEvent("info", "Signed in", {
@@ -109,7 +111,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       let preview = false;
       if (wantsPreview) {
         const config = await getConfig();
-        preview = config.preview;
+        // On /login the preview variant asks first ('Continue to Application').
+        preview = config.preview && window.location.pathname !== "/login";
       }
       const sb = await getSupabase();
       let { data } = await sb.auth.getSession();
