@@ -15,7 +15,7 @@ LIGHTHOUSE=${LIGHTHOUSE:-lighthouse@12.8.2}
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 dir=$(mktemp -d)
 pids=()
-trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null || true; done; rm -rf "$dir"' EXIT
+trap 'for p in "${pids[@]}"; do kill $p 2>/dev/null || true; done; sleep 0.5; rm -rf "$dir" 2>/dev/null || true' EXIT
 
 "$BIN" serve --addr "127.0.0.1:$PORT" --data-dir "$dir/data" --rate-limits=false --access-log=false >"$dir/server.log" 2>&1 &
 pids+=($!)
@@ -38,14 +38,18 @@ run() { # name url [extra flags]
   local name=$1 url=$2; shift 2
   npx -y "$LIGHTHOUSE" "$url" --port="$CDP" --preset=desktop --only-categories=performance,accessibility \
     --output=json --output-path="$dir/$name.json" --quiet "$@" >/dev/null
-  python3 - "$dir/$name.json" "$name" <<'PY'
+  python3 - "$dir/$name.json" "$name" ${VERBOSE:+v} <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = r["categories"]; a = r["audits"]
-js = sum(i.get("transferSize", 0) for i in a["network-requests"]["details"]["items"] if i.get("resourceType") == "Script")
+scripts = [i for i in a["network-requests"]["details"]["items"] if i.get("resourceType") == "Script"]
+js = sum(i.get("transferSize", 0) for i in scripts)
+body = sum(i.get("resourceSize", 0) for i in scripts)
 print(f'{sys.argv[2]}: performance {round(c["performance"]["score"]*100)}, accessibility {round(c["accessibility"]["score"]*100)}, '
       f'LCP {a["largest-contentful-paint"]["displayValue"]}, TBT {a["total-blocking-time"]["displayValue"]}, '
-      f'JavaScript transferred {js/1024:.1f} KB')
+      f'JavaScript {len(scripts)} files, {js/1024:.1f} KB transferred ({body/1024:.1f} KB uncompressed)')
+if len(sys.argv) > 3:
+    for i in scripts: print(f'  {i["url"].rsplit("/",1)[-1]}: {i.get("transferSize",0)/1024:.1f} KB')
 PY
 }
 
@@ -57,6 +61,9 @@ const browser = await chromium.connectOverCDP(`http://127.0.0.1:${process.env.CD
 const page = await browser.contexts()[0].newPage();
 await page.goto(`${process.env.URL}/health`);
 await page.evaluate((s) => localStorage.setItem("fairbalance.auth", s), process.env.SESSION);
+// A cold HTTP cache, as for a first visit; only the session is kept.
+const cdp = await page.context().newCDPSession(page);
+await cdp.send("Network.clearBrowserCache");
 await page.close();
 await browser.close();
 ')
