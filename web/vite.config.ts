@@ -37,6 +37,8 @@ export default defineConfig({
     proxy,
   },
   test: {
+    // e2e/ holds the Playwright suite, run by `npx playwright test`.
+    include: ["src/**/*.test.{ts,tsx}"],
     environment: "jsdom",
     setupFiles: ["./src/test/setup.ts"],
     css: false,
