@@ -143,6 +143,18 @@ test("the user menu shows initials, name, e-mail and role, with Profile, Setting
   await expectAccessible(page);
 });
 
+test("/health reads 'System Healthy' with a timestamp and a link to /safe", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto("/health");
+  await expect(page.getByText("System Healthy")).toBeVisible();
+  await expect(page.getByTestId("health-checked-at")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Open safe mode" }).click();
+  await expect(page).toHaveURL(/\/safe$/);
+  await context.close();
+});
+
 test.describe("signed out", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 

@@ -32,7 +32,7 @@ describe("HealthCard", () => {
     const fetchMock = stubFetch(ok());
     renderWithQuery(<HealthCard />);
 
-    expect(await screen.findByText("Operational")).toBeInTheDocument();
+    expect(await screen.findByText("System Healthy")).toBeInTheDocument();
     expect(screen.getByText("1.4.2")).toBeInTheDocument();
     expect(screen.getByText("SQLite")).toBeInTheDocument();
     expect(screen.getByText("12")).toBeInTheDocument();
@@ -49,7 +49,7 @@ describe("HealthCard", () => {
 
     expect(await screen.findByText("Status: degraded")).toBeInTheDocument();
     expect(screen.getByText("PostgreSQL")).toBeInTheDocument();
-    expect(screen.queryByText("Operational")).not.toBeInTheDocument();
+    expect(screen.queryByText("System Healthy")).not.toBeInTheDocument();
   });
 
   it("fetches again when Refresh is pressed", async () => {
@@ -75,11 +75,11 @@ describe("HealthCard", () => {
     const alert = await screen.findByRole("alert");
     expect(within(alert).getByText("Couldn’t load the instance status")).toBeInTheDocument();
     expect(within(alert).getByText("database unavailable")).toBeInTheDocument();
-    expect(screen.queryByText("Operational")).not.toBeInTheDocument();
+    expect(screen.queryByText("System Healthy")).not.toBeInTheDocument();
 
     await user.click(within(alert).getByRole("button", { name: "Try again" }));
 
-    expect(await screen.findByText("Operational")).toBeInTheDocument();
+    expect(await screen.findByText("System Healthy")).toBeInTheDocument();
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });

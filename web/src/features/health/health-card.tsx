@@ -41,9 +41,9 @@ export function HealthCard() {
       {!isPending && !isError && (
         <CardFooter className="justify-between">
           <p className="text-xs text-muted-foreground">
-            Checked at{" "}
-            <time dateTime={new Date(dataUpdatedAt).toISOString()}>
-              {new Date(dataUpdatedAt).toLocaleTimeString()}
+            Checked{" "}
+            <time dateTime={new Date(dataUpdatedAt).toISOString()} data-testid="health-checked-at">
+              {new Date(dataUpdatedAt).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" })}
             </time>
           </p>
           <Button variant="outline" size="sm" onClick={refresh} disabled={isFetching}>
@@ -75,7 +75,7 @@ function HealthDetails({ health }: { health: Health }) {
             <span className="absolute inset-0 animate-ping rounded-full bg-success opacity-50 motion-reduce:hidden" />
           )}
         </span>
-        {ok ? "Operational" : `Status: ${health.status}`}
+        {ok ? "System Healthy" : `Status: ${health.status}`}
       </p>
 
       <dl className="grid grid-cols-1 gap-x-6 gap-y-4 text-sm sm:grid-cols-3">
