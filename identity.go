@@ -258,6 +258,7 @@ type Tx interface {
 	WorkspaceStore
 	DataStore
 	AuditStore
+	StorageStore
 }
 
 // Store is the whole storage port: reads outside transactions, and write
