@@ -47,6 +47,8 @@ type Deps struct {
 	// functions and the passcode gate; without Settings the gate is off.
 	Settings *service.Settings
 	Recovery *service.Recovery
+	// Storage serves /storage/v1; nil answers that storage is not configured.
+	Storage *service.Storage
 }
 
 // API serves every route.
@@ -54,6 +56,7 @@ type API struct {
 	cfg      Config
 	id       *service.Identity
 	data     *service.Data
+	storage  *service.Storage
 	store    fairbalance.Store
 	ui       fs.FS
 	log      *slog.Logger
@@ -76,7 +79,7 @@ func New(cfg Config, d Deps) *API {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	a := &API{cfg: cfg, id: d.Identity, data: d.Data, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
+	a := &API{cfg: cfg, id: d.Identity, data: d.Data, storage: d.Storage, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
 	if cfg.RateLimits {
 		a.limiter = ratelimit.New()
 	}

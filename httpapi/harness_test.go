@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -23,6 +24,7 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
+	"fairbalance/blobstore"
 	"fairbalance/httpapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
@@ -141,7 +143,12 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 	id.Now = clk.Now
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: dev, Migrate: db.Migrate})
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery})
+	blobs, err := blobstore.NewDisk(filepath.Join(t.TempDir(), "files"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	storage := service.NewStorage(db, blobs, keys.Secret)
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
 		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk,

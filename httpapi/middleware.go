@@ -73,7 +73,9 @@ func (a *API) base(next http.Handler) http.Handler {
 				a.log.Info("request", "request_id", id, "method", r.Method, "path", r.URL.Path, "status", status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000, "ip", a.clientIP(r))
 			}
 		}()
-		if r.Body != nil {
+		// Uploads stream to the blob store, which enforces the bucket's
+		// size limit; every other body has the general cap.
+		if r.Body != nil && !isUpload(r) {
 			r.Body = http.MaxBytesReader(sw, r.Body, a.cfg.MaxBodyBytes)
 		}
 		if a.cors(sw, r) {
@@ -109,6 +111,26 @@ func (a *API) cors(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	return false
+}
+
+// isUpload reports whether r is an object upload (POST or PUT of
+// /storage/v1/object/{bucket}/{path} or of a signed upload URL).
+func isUpload(r *http.Request) bool {
+	if r.Method != http.MethodPost && r.Method != http.MethodPut {
+		return false
+	}
+	rest, ok := strings.CutPrefix(r.URL.Path, "/storage/v1/object/")
+	if !ok {
+		return false
+	}
+	first, tail, _ := strings.Cut(rest, "/")
+	switch first {
+	case "list", "move", "copy", "sign":
+		return false
+	case "upload":
+		return r.Method == http.MethodPut && strings.HasPrefix(tail, "sign/")
+	}
+	return tail != ""
 }
 
 func isAPIPath(p string) bool {

@@ -430,11 +430,15 @@ func (s *Storage) Upload(ctx context.Context, c Caller, in UploadInput) (*fairba
 		return nil, fairbalance.Errorf(fairbalance.KindUnprocessable, CodeInvalidMimeType, "mime type %s is not supported", essence)
 	}
 	key := blobKey()
-	info, err := s.blobs.Put(ctx, key, io.MultiReader(bytes.NewReader(head), in.Body), limit)
-	if errors.Is(err, fairbalance.ErrBlobTooLarge) {
+	body := &readErrs{r: in.Body}
+	info, err := s.blobs.Put(ctx, key, io.MultiReader(bytes.NewReader(head), body), limit)
+	switch {
+	case errors.Is(err, fairbalance.ErrBlobTooLarge):
 		return nil, fairbalance.Errorf(fairbalance.KindTooLarge, CodeEntityTooLarge, "The object exceeded the maximum allowed size")
-	}
-	if err != nil {
+	case err != nil && body.err != nil:
+		// The client's fault (the body broke off); nothing was stored.
+		return nil, &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: CodeInvalidRequest, Message: "The upload was interrupted", Err: body.err}
+	case err != nil:
 		return nil, err
 	}
 	now := s.Now()
@@ -475,6 +479,21 @@ func (s *Storage) Upload(ctx context.Context, c Caller, in UploadInput) (*fairba
 		s.dropBlob(old)
 	}
 	return o, nil
+}
+
+// readErrs remembers the error of the body, so that a body that broke off
+// is told apart from a failure of the blob store.
+type readErrs struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErrs) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF {
+		e.err = err
+	}
+	return n, err
 }
 
 // dropBlob deletes a blob no row points at (failures are logged: the blob

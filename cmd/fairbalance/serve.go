@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fairbalance/auth"
+	"fairbalance/blobstore"
 	"fairbalance/httpapi"
 	"fairbalance/mail"
 	"fairbalance/service"
@@ -91,6 +92,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender,
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
 
+	blobs, err := blobstore.NewDisk(filepath.Join(c.DataDir, "files"))
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	storage := service.NewStorage(db, blobs, keys.Secret)
+
 	ui, built := web.Dist()
 	if !built {
 		ui = nil
@@ -101,7 +109,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	api := httpapi.New(httpapi.Config{
 		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
 	}, httpapi.Deps{Identity: id, Data: data, Store: db, UI: ui, Log: log,
-		Settings: settings, Recovery: recovery})
+		Settings: settings, Recovery: recovery, Storage: storage})
 
 	srv := &http.Server{
 		Handler:           api.Handler(),
