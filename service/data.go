@@ -178,6 +178,9 @@ type DataConfig struct {
 	SiteURL string
 	// MailSender is "smtp" when e-mail is delivered by SMTP, else "log".
 	MailSender string
+	// Storage names the blob backend diagnostics() reports ("disk"); empty
+	// reports "not configured".
+	Storage string
 	// SessionInactivity and SessionLifetime bound the sessions that
 	// list_sessions() reports as active (12 h and 7 days, as the identity
 	// service's defaults).

@@ -95,11 +95,15 @@ func (d *Data) diagnostics(ctx context.Context, tx fairbalance.Tx, c Caller) (an
 	if err != nil {
 		return nil, err
 	}
+	storage := cfg.Storage
+	if storage == "" {
+		storage = "not configured"
+	}
 	out := map[string]any{
 		"version":     cfg.Version,
 		"database":    d.store.Backend(),
 		"migration":   level,
-		"storage":     "not configured", // the storage service is not built yet
+		"storage":     storage,
 		"mail_sender": cfg.MailSender,
 		"realtime":    "not configured",
 	}

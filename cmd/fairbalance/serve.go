@@ -89,7 +89,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.SMTPURL != "" {
 		mailSender = "smtp"
 	}
-	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender,
+	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: "disk",
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
 
 	blobs, err := blobstore.NewDisk(filepath.Join(c.DataDir, "files"))

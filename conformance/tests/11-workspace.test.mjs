@@ -236,7 +236,7 @@ perBackend((ctx) => {
 
     const { data: diag } = await v.client.rpc('diagnostics');
     assert.equal(diag.database, ctx.srv.backend);
-    assert.equal(diag.storage, 'not configured');
+    assert.equal(diag.storage, 'disk');
     assert.equal(diag.realtime, 'not configured');
     assert.equal(diag.mail_sender, 'log');
     assert.ok(diag.migration >= 4);
