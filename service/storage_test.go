@@ -3,6 +3,7 @@ package service_test
 import (
 	"bytes"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -138,6 +139,54 @@ func TestStorageOrganisationScope(t *testing.T) {
 				t.Fatal(err)
 			}
 			lastEntry(t, m, m.orgs["own"], fairbalance.ActionBucketDeleted)
+		})
+	}
+}
+
+// Concurrent upserts of one new name all succeed, leave one object and
+// no orphan blob (the upload transaction locks the bucket's row on
+// PostgreSQL, and SQLite has one writer, so the second sees the first's row).
+func TestStorageConcurrentUpserts(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newMatrix(t, backend)
+			dir := filepath.Join(t.TempDir(), "files")
+			blobs, err := blobstore.NewDisk(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := service.NewStorage(m.db, blobs, []byte("secret"))
+			admin := m.members["own"]["admin"]
+			if _, err := s.CreateBucket(m.ctx, admin, service.BucketInput{ID: "docs"}); err != nil {
+				t.Fatal(err)
+			}
+			const n = 12
+			errs := make(chan error, n)
+			for i := 0; i < n; i++ {
+				go func() {
+					_, err := s.Upload(m.ctx, admin, service.UploadInput{Bucket: "docs", Name: "same.pdf", Body: bytes.NewReader(pdfBytes), Upsert: true})
+					errs <- err
+				}()
+			}
+			for i := 0; i < n; i++ {
+				if err := <-errs; err != nil {
+					t.Fatalf("concurrent upsert: %v", err)
+				}
+			}
+			l, err := s.List(m.ctx, admin, "docs", service.ListInput{})
+			if err != nil || len(l) != 1 {
+				t.Fatalf("list = %v, %v", l, err)
+			}
+			files := 0
+			_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !d.IsDir() {
+					files++
+				}
+				return nil
+			})
+			if files != 1 {
+				t.Fatalf("%d blobs on disk, want 1", files)
+			}
 		})
 	}
 }
