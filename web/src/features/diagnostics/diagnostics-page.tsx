@@ -270,8 +270,14 @@ export function DiagnosticsPage() {
           testId="fact-storage"
           loading={loadingServer}
           tone={storageOff ? "muted" : "default"}
-          value={storageOff ? "Not configured" : d?.storage}
-          detail={storageOff ? "File uploads are not available on this instance yet." : null}
+          value={storageOff ? "Not configured" : d?.storage === "disk" ? "Local disk" : d?.storage}
+          detail={
+            storageOff
+              ? "File uploads are not available on this instance yet."
+              : d?.storage === "disk"
+                ? "Files are kept under the server's data directory."
+                : null
+          }
         />
         <Fact icon={Mail} label="Mail sender" testId="fact-mail" loading={loadingServer} tone={d?.mailSender === "log" ? "warn" : "default"} value={mail.title} detail={mail.detail} />
         <Fact
