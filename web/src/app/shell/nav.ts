@@ -2,7 +2,6 @@ import {
   BookOpenCheck,
   ClipboardCheck,
   FileStack,
-  Gauge,
   LayoutDashboard,
   type LucideIcon,
   ScrollText,
@@ -58,9 +57,6 @@ export const NAV_GROUPS: NavGroup[] = [
     ],
   },
 ];
-
-/** Gauge is used for the status link in the footer of the sidebar. */
-export const STATUS_ICON = Gauge;
 
 /**
  * Whether `item` is the active one for `pathname`: "/" only matches exactly,
