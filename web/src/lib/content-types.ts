@@ -1,0 +1,269 @@
+import type { BadgeProps } from "@/components/ui/badge";
+
+/**
+ * Labels and badge colours for the content model (assets, versions, modules,
+ * claims, references), shared by the Content & Modules Hub and Asset detail
+ * so every screen names a status the same way. The value lists mirror the
+ * server's CHECK constraints (migration 0006); an unknown value is shown as
+ * given rather than hidden, so a newer server never makes a row disappear.
+ */
+
+type Variant = NonNullable<BadgeProps["variant"]>;
+
+/** Asset types, in the order a picker offers them. */
+export const ASSET_TYPES = [
+  "email",
+  "web_page",
+  "detail_aid",
+  "social_post",
+  "banner",
+  "print",
+  "video_script",
+  "other",
+] as const;
+export type AssetType = (typeof ASSET_TYPES)[number];
+
+const ASSET_TYPE_LABELS: Record<AssetType, string> = {
+  email: "Email",
+  web_page: "Web page",
+  detail_aid: "Detail aid",
+  social_post: "Social post",
+  banner: "Banner",
+  print: "Print",
+  video_script: "Video script",
+  other: "Other",
+};
+
+/** Asset statuses in workflow order. */
+export const ASSET_STATUSES = [
+  "draft",
+  "in_review",
+  "changes_requested",
+  "approved",
+  "expired",
+  "withdrawn",
+  "archived",
+] as const;
+export type AssetStatus = (typeof ASSET_STATUSES)[number];
+
+const ASSET_STATUS_LABELS: Record<AssetStatus, string> = {
+  draft: "Draft",
+  in_review: "In review",
+  changes_requested: "Changes requested",
+  approved: "Approved",
+  expired: "Expired",
+  withdrawn: "Withdrawn",
+  archived: "Archived",
+};
+
+// Green = usable, blue = moving through review, amber = needs the author,
+// red = must not be used, gray = not in play.
+const ASSET_STATUS_VARIANTS: Record<AssetStatus, Variant> = {
+  draft: "gray",
+  in_review: "blue",
+  changes_requested: "amber",
+  approved: "green",
+  expired: "red",
+  withdrawn: "red",
+  archived: "gray",
+};
+
+/** Audiences an asset is written for. */
+export const AUDIENCES = ["hcp", "patient", "payer"] as const;
+export type Audience = (typeof AUDIENCES)[number];
+
+const AUDIENCE_LABELS: Record<Audience, string> = {
+  hcp: "HCP",
+  patient: "Patient",
+  payer: "Payer",
+};
+
+/** Kinds of reusable module. */
+export const MODULE_KINDS = ["claim", "isi", "disclaimer", "copy", "image"] as const;
+export type ModuleKind = (typeof MODULE_KINDS)[number];
+
+const MODULE_KIND_LABELS: Record<ModuleKind, string> = {
+  claim: "Claim",
+  isi: "ISI",
+  disclaimer: "Disclaimer",
+  copy: "Copy block",
+  image: "Image",
+};
+
+/** Module statuses. */
+export const MODULE_STATUSES = ["draft", "approved", "retired"] as const;
+export type ModuleStatus = (typeof MODULE_STATUSES)[number];
+
+const MODULE_STATUS_LABELS: Record<ModuleStatus, string> = {
+  draft: "Draft",
+  approved: "Approved",
+  retired: "Retired",
+};
+
+const MODULE_STATUS_VARIANTS: Record<ModuleStatus, Variant> = {
+  draft: "gray",
+  approved: "green",
+  retired: "red",
+};
+
+/** Kinds of supporting reference. */
+export const REFERENCE_KINDS = [
+  "prescribing_information",
+  "clinical_study",
+  "data_on_file",
+  "guideline",
+  "publication",
+  "other",
+] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+
+const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
+  prescribing_information: "Prescribing information",
+  clinical_study: "Clinical study",
+  data_on_file: "Data on file",
+  guideline: "Guideline",
+  publication: "Publication",
+  other: "Other",
+};
+
+/** Reference statuses. */
+export const REFERENCE_STATUSES = ["active", "withdrawn"] as const;
+export type ReferenceStatus = (typeof REFERENCE_STATUSES)[number];
+
+const REFERENCE_STATUS_LABELS: Record<ReferenceStatus, string> = {
+  active: "Active",
+  withdrawn: "Withdrawn",
+};
+
+const REFERENCE_STATUS_VARIANTS: Record<ReferenceStatus, Variant> = {
+  active: "green",
+  withdrawn: "red",
+};
+
+/** Claim statuses. */
+export const CLAIM_STATUSES = ["draft", "approved", "withdrawn", "expired"] as const;
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+const CLAIM_STATUS_LABELS: Record<ClaimStatus, string> = {
+  draft: "Draft",
+  approved: "Approved",
+  withdrawn: "Withdrawn",
+  expired: "Expired",
+};
+
+const CLAIM_STATUS_VARIANTS: Record<ClaimStatus, Variant> = {
+  draft: "gray",
+  approved: "green",
+  withdrawn: "red",
+  expired: "red",
+};
+
+/** Kinds of version: written in the editor or uploaded. */
+export const VERSION_KINDS = ["authored", "file"] as const;
+export type VersionKind = (typeof VERSION_KINDS)[number];
+
+const VERSION_KIND_LABELS: Record<VersionKind, string> = {
+  authored: "Written in Fairbalance",
+  file: "Uploaded file",
+};
+
+/** What search_content can return. */
+export const SEARCH_KINDS = ["asset", "claim", "module", "reference"] as const;
+export type SearchKind = (typeof SEARCH_KINDS)[number];
+
+const SEARCH_KIND_LABELS: Record<SearchKind, string> = {
+  asset: "Asset",
+  claim: "Claim",
+  module: "Module",
+  reference: "Reference",
+};
+
+function lookup<K extends string>(labels: Record<K, string>, value: string | null | undefined, empty = "—"): string {
+  if (value == null || value === "") return empty;
+  return (labels as Record<string, string | undefined>)[value] ?? value;
+}
+
+function variantOf<K extends string>(variants: Record<K, Variant>, value: string | null | undefined): Variant {
+  if (value == null) return "gray";
+  return (variants as Record<string, Variant | undefined>)[value] ?? "gray";
+}
+
+/** "Detail aid" for "detail_aid"; unknown types as given, "—" for none. */
+export const assetTypeLabel = (value: string | null | undefined) => lookup(ASSET_TYPE_LABELS, value);
+/** "In review" for "in_review". */
+export const assetStatusLabel = (value: string | null | undefined) => lookup(ASSET_STATUS_LABELS, value);
+/** Badge colour of an asset status. */
+export const assetStatusVariant = (value: string | null | undefined) => variantOf(ASSET_STATUS_VARIANTS, value);
+/** "HCP" for "hcp". */
+export const audienceLabel = (value: string | null | undefined) => lookup(AUDIENCE_LABELS, value);
+/** "ISI" for "isi", "Copy block" for "copy". */
+export const moduleKindLabel = (value: string | null | undefined) => lookup(MODULE_KIND_LABELS, value);
+/** Label of a module status. */
+export const moduleStatusLabel = (value: string | null | undefined) => lookup(MODULE_STATUS_LABELS, value);
+/** Badge colour of a module status. */
+export const moduleStatusVariant = (value: string | null | undefined) => variantOf(MODULE_STATUS_VARIANTS, value);
+/** "Clinical study" for "clinical_study". */
+export const referenceKindLabel = (value: string | null | undefined) => lookup(REFERENCE_KIND_LABELS, value);
+/** Label of a reference status. */
+export const referenceStatusLabel = (value: string | null | undefined) => lookup(REFERENCE_STATUS_LABELS, value);
+/** Badge colour of a reference status. */
+export const referenceStatusVariant = (value: string | null | undefined) => variantOf(REFERENCE_STATUS_VARIANTS, value);
+/** Label of a claim status. */
+export const claimStatusLabel = (value: string | null | undefined) => lookup(CLAIM_STATUS_LABELS, value);
+/** Badge colour of a claim status. */
+export const claimStatusVariant = (value: string | null | undefined) => variantOf(CLAIM_STATUS_VARIANTS, value);
+/** "Uploaded file" for "file". */
+export const versionKindLabel = (value: string | null | undefined) => lookup(VERSION_KIND_LABELS, value);
+/** "Claim" for "claim" (search result kinds). */
+export const searchKindLabel = (value: string | null | undefined) => lookup(SEARCH_KIND_LABELS, value);
+
+/** Writers of assets, versions, modules, claims and references (product.md §2). */
+export function canWriteContent(role: string | null | undefined): boolean {
+  return role === "owner" || role === "admin" || role === "marketer";
+}
+
+/** Writers of products (admins and owners). */
+export function canWriteProducts(role: string | null | undefined): boolean {
+  return role === "owner" || role === "admin";
+}
+
+/** Files an asset or reference upload may be: the server re-checks from the bytes. */
+export const UPLOAD_TYPES: Readonly<Record<string, string>> = {
+  "application/pdf": "PDF",
+  "image/png": "PNG",
+  "image/jpeg": "JPEG",
+  "image/webp": "WebP",
+};
+
+/** The product buckets' size limit (500 MiB). */
+export const UPLOAD_MAX_BYTES = 500 * 1024 * 1024;
+
+/**
+ * How an expiry date ('YYYY-MM-DD') stands relative to `today`: "expired"
+ * when past, "soon" within 30 days, else null (no date or far off).
+ */
+export function expiryState(expiresAt: string | null | undefined, today: Date = new Date()): "expired" | "soon" | null {
+  if (!expiresAt) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(expiresAt);
+  if (!match) return null;
+  const end = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  const now = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+  const days = Math.round((end - now) / 86_400_000);
+  if (days < 0) return "expired";
+  if (days <= 30) return "soon";
+  return null;
+}
+
+/** "12.4 MB", "830 KB", "512 B". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return "—";
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ["KB", "MB", "GB"];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
