@@ -250,7 +250,9 @@ func rawPDF(objs []string) []byte {
 	return b.Bytes()
 }
 
-func stream(s string) string { return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(s), s) }
+func stream(s string) string {
+	return fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(s), s)
+}
 
 // A content stream that makes the library panic (an unbalanced Q) costs
 // that page its text, not the whole document.
