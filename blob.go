@@ -18,7 +18,7 @@ var ErrInvalidBlobKey = errors.New("invalid blob key")
 type BlobInfo struct {
 	Key     string
 	Size    int64
-	SHA256  string // lower-case hex; empty from Stat (not recomputed)
+	SHA256  string // lower-case hex; from Stat, the one recorded at Put, or empty (never recomputed)
 	ModTime time.Time
 }
 
@@ -31,8 +31,8 @@ type Blob interface {
 	ModTime() time.Time
 }
 
-// BlobStore keeps the bytes of stored objects (local disk; S3-compatible
-// later). Missing blobs give ErrNotFound.
+// BlobStore keeps the bytes of stored objects (local disk or an
+// S3-compatible store). Missing blobs give ErrNotFound.
 type BlobStore interface {
 	// Put copies r into the blob at key, replacing any previous blob only
 	// once the whole body has been read, checksummed and is within limit

@@ -4,12 +4,14 @@
 //
 // Writes never expose a partial object: Put streams into a temporary
 // object, computes the SHA-256 while streaming, enforces the size limit and
-// only then makes the blob visible by an atomic rename.
+// only then makes the blob visible (Disk: an atomic rename; S3: a
+// server-side copy of the temporary object).
 package blobstore
 
 import (
 	"errors"
 	"io"
+	"strings"
 
 	"fairbalance"
 )
@@ -40,4 +42,20 @@ func ReadRange(b Blob, offset, length int64) (io.Reader, error) {
 		length = b.Size() - offset
 	}
 	return io.NewSectionReader(b, offset, length), nil
+}
+
+// checkKey refuses keys that are empty, absolute, contain empty, "." or
+// ".." segments, backslashes or NUL bytes, or start with ".tmp" (where
+// every backend keeps its temporaries): such keys could leave the store's
+// root or collide with a write in progress.
+func checkKey(key string) error {
+	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsAny(key, "\\\x00") {
+		return ErrInvalidKey
+	}
+	for i, seg := range strings.Split(key, "/") {
+		if seg == "" || seg == "." || seg == ".." || (i == 0 && seg == ".tmp") {
+			return ErrInvalidKey
+		}
+	}
+	return nil
 }

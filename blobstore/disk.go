@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -41,13 +40,8 @@ var _ Store = (*Disk)(nil)
 
 // path maps a key to its file, refusing keys that could leave the root.
 func (d *Disk) path(key string) (string, error) {
-	if key == "" || strings.HasPrefix(key, "/") || strings.ContainsAny(key, "\\\x00") {
-		return "", ErrInvalidKey
-	}
-	for i, seg := range strings.Split(key, "/") {
-		if seg == "" || seg == "." || seg == ".." || (i == 0 && seg == ".tmp") {
-			return "", ErrInvalidKey
-		}
+	if err := checkKey(key); err != nil {
+		return "", err
 	}
 	return filepath.Join(d.root, filepath.FromSlash(key)), nil
 }
