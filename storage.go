@@ -34,8 +34,12 @@ type Bucket struct {
 	// AllowedMimeTypes lists the accepted content types ("image/*" allowed);
 	// nil accepts any.
 	AllowedMimeTypes []string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
+	// ServerPaths marks a product bucket (asset-files, reference-files):
+	// the server chooses every object's name, <org_id>/<uuid>.<ext>, and
+	// an object belongs to the organisation its name begins with.
+	ServerPaths bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 // StoredObject is the metadata of an object; its bytes are the blob named

@@ -109,6 +109,13 @@ type TableSpec struct {
 	// it is written, inside the write's transaction.
 	CheckInsert func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error
 	CheckUpdate func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error
+	// CheckDelete validates a delete of the rows matching where (the
+	// caller's filters and the row policy) inside its transaction, e.g. to
+	// refuse with a clear message a row that others still refer to.
+	CheckDelete func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error
+	// AuditActions names the audit action of each kind of write ("insert",
+	// "upsert", "update", "delete"); a kind not named is "<table>.<kind>".
+	AuditActions map[string]string
 	// DemoInsert, when set, lets demo callers insert the given body (the
 	// audit entries of demo role switches); every other demo write is refused.
 	DemoInsert func(body []byte) bool

@@ -406,6 +406,11 @@ func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.R
 	}
 	plan := &fairbalance.WritePlan{Table: t.db(), Where: where, Returning: ret}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if t.CheckDelete != nil && !c.Service() {
+			if err := t.CheckDelete(ctx, tx, c, where); err != nil {
+				return nil, 0, err
+			}
+		}
 		p := *plan
 		p.Returning = allColumns(t)
 		rows, n, err := tx.Delete(ctx, &p)
@@ -531,7 +536,11 @@ func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c Caller, t *
 	if n == 0 {
 		return nil
 	}
-	e := &fairbalance.AuditEntry{OrgID: c.OrgID, ActorID: c.UserID, Action: t.Name + "." + op, ObjectType: t.Name,
+	action := t.Name + "." + op
+	if a, ok := t.AuditActions[op]; ok {
+		action = a
+	}
+	e := &fairbalance.AuditEntry{OrgID: c.OrgID, ActorID: c.UserID, Action: action, ObjectType: t.Name,
 		Meta: json.RawMessage(fmt.Sprintf(`{"rows":%d,"via":"data_api"}`, n))}
 	if c.Service() {
 		e.OrgID, e.ActorID = "", "service_role"

@@ -11,13 +11,13 @@ import (
 
 var _ fairbalance.StorageStore = (*querier)(nil)
 
-const bucketColumns = `id, name, public, file_size_limit, allowed_mime_types, owner, org_id, created_at, updated_at`
+const bucketColumns = `id, name, public, file_size_limit, allowed_mime_types, owner, org_id, created_at, updated_at, server_paths`
 
 func scanBucket(s interface{ Scan(...any) error }) (*fairbalance.Bucket, error) {
 	var b fairbalance.Bucket
 	var limit sql.NullInt64
 	var mimes sql.NullString
-	if err := s.Scan(&b.ID, &b.Name, &b.Public, &limit, &mimes, &b.Owner, &b.OrgID, &b.CreatedAt, &b.UpdatedAt); err != nil {
+	if err := s.Scan(&b.ID, &b.Name, &b.Public, &limit, &mimes, &b.Owner, &b.OrgID, &b.CreatedAt, &b.UpdatedAt, &b.ServerPaths); err != nil {
 		return nil, translate(err)
 	}
 	if limit.Valid {
@@ -50,8 +50,8 @@ func bucketArgs(b *fairbalance.Bucket) (limit, mimes any) {
 // InsertBucket implements fairbalance.StorageStore.
 func (q *querier) InsertBucket(ctx context.Context, b *fairbalance.Bucket) error {
 	limit, mimes := bucketArgs(b)
-	_, err := q.exec(ctx, `INSERT INTO storage_buckets (`+bucketColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		b.ID, b.Name, b.Public, limit, mimes, b.Owner, b.OrgID, b.CreatedAt.UTC(), b.UpdatedAt.UTC())
+	_, err := q.exec(ctx, `INSERT INTO storage_buckets (`+bucketColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		b.ID, b.Name, b.Public, limit, mimes, b.Owner, b.OrgID, b.CreatedAt.UTC(), b.UpdatedAt.UTC(), b.ServerPaths)
 	return translate(err)
 }
 

@@ -45,8 +45,12 @@ func TestStorageStore(t *testing.T) {
 			if l, _ := db.View().ListBuckets(ctx, "org-1", false); len(l) != 1 || l[0].ID != "docs" {
 				t.Fatalf("org list = %v", l)
 			}
-			if l, _ := db.View().ListBuckets(ctx, "", true); len(l) != 2 {
+			// Migration 0006 adds the two product buckets of the instance.
+			if l, _ := db.View().ListBuckets(ctx, "", true); len(l) != 4 {
 				t.Fatalf("all = %v", l)
+			}
+			if sys, err := db.View().BucketByID(ctx, "asset-files"); err != nil || !sys.ServerPaths || sys.OrgID != "" || sys.Public || *sys.FileSizeLimit != 500<<20 || len(sys.AllowedMimeTypes) != 4 {
+				t.Fatalf("asset-files = %+v, %v", sys, err)
 			}
 
 			obj := func(id, name string) *fairbalance.StoredObject {

@@ -14,7 +14,8 @@ import (
 // registry is the data API as every command sees it: the tables and
 // functions served at /rest/v1.
 func registry(store fairbalance.Store) *service.Data {
-	d := service.NewData(store, append(service.RecordTables(), service.WorkspaceTables()...)...)
+	tables := append(service.RecordTables(), service.WorkspaceTables()...)
+	d := service.NewData(store, append(tables, service.ContentTables()...)...)
 	d.RegisterFunctions(d.RecordFunctions()...)
 	d.RegisterFunctions(d.WorkspaceFunctions()...)
 	return d

@@ -5,6 +5,185 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      asset_versions: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          number: number
+          kind: string
+          content_json: Json | null
+          content_html: string | null
+          plain_text: string
+          page_texts: Json
+          file_bucket: string | null
+          file_path: string | null
+          file_name: string | null
+          mimetype: string | null
+          file_size: number | null
+          sha256: string
+          page_count: number
+          change_note: string
+          submitted_at: string | null
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          number?: number
+          kind?: string
+          content_json?: Json | null
+          content_html?: string | null
+          plain_text?: string
+          page_texts?: Json
+          file_bucket?: string | null
+          file_path?: string | null
+          file_name?: string | null
+          mimetype?: string | null
+          file_size?: number | null
+          sha256?: string
+          page_count?: number
+          change_note?: string
+          submitted_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          number?: number
+          kind?: string
+          content_json?: Json | null
+          content_html?: string | null
+          plain_text?: string
+          page_texts?: Json
+          file_bucket?: string | null
+          file_path?: string | null
+          file_name?: string | null
+          mimetype?: string | null
+          file_size?: number | null
+          sha256?: string
+          page_count?: number
+          change_note?: string
+          submitted_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "asset_versions_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "asset_versions_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      assets: {
+        Row: {
+          id: string
+          org_id: string
+          title: string
+          type: string
+          product_id: string | null
+          audience: string
+          channel: string
+          market: string
+          owner_id: string | null
+          job_code: string
+          status: string
+          current_version_id: string | null
+          current_version_number: number
+          approved_version_id: string | null
+          expires_at: string | null
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          title: string
+          type?: string
+          product_id?: string | null
+          audience: string
+          channel?: string
+          market?: string
+          owner_id?: string | null
+          job_code?: string
+          status?: string
+          current_version_id?: string | null
+          current_version_number?: number
+          approved_version_id?: string | null
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          title?: string
+          type?: string
+          product_id?: string | null
+          audience?: string
+          channel?: string
+          market?: string
+          owner_id?: string | null
+          job_code?: string
+          status?: string
+          current_version_id?: string | null
+          current_version_number?: number
+          approved_version_id?: string | null
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "assets_product_id_fkey"
+            columns: ["product_id"]
+            isOneToOne: false
+            referencedRelation: "products"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "assets_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "assets_owner_id_fkey"
+            columns: ["owner_id"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "assets_current_version_id_fkey"
+            columns: ["current_version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       audit_logs: {
         Row: {
           id: number
@@ -82,6 +261,104 @@ export type Database = {
         Relationships: [
         ]
       }
+      claim_references: {
+        Row: {
+          id: string
+          org_id: string
+          claim_id: string
+          reference_id: string
+          page: number
+          passage: string
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          claim_id: string
+          reference_id: string
+          page: number
+          passage: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          claim_id?: string
+          reference_id?: string
+          page?: number
+          passage?: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "claim_references_reference_id_fkey"
+            columns: ["reference_id"]
+            isOneToOne: false
+            referencedRelation: "references"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "claim_references_claim_id_fkey"
+            columns: ["claim_id"]
+            isOneToOne: false
+            referencedRelation: "claims"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      claims: {
+        Row: {
+          id: string
+          org_id: string
+          product_id: string | null
+          text: string
+          variants: string[]
+          status: string
+          expires_at: string | null
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          product_id?: string | null
+          text: string
+          variants?: string[]
+          status?: string
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          product_id?: string | null
+          text?: string
+          variants?: string[]
+          status?: string
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "claims_product_id_fkey"
+            columns: ["product_id"]
+            isOneToOne: false
+            referencedRelation: "products"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invites: {
         Row: {
           id: string
@@ -156,6 +433,69 @@ export type Database = {
         Relationships: [
         ]
       }
+      modules: {
+        Row: {
+          id: string
+          org_id: string
+          kind: string
+          title: string
+          body: string
+          claim_id: string | null
+          product_id: string | null
+          image_path: string | null
+          status: string
+          expires_at: string | null
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          kind: string
+          title: string
+          body?: string
+          claim_id?: string | null
+          product_id?: string | null
+          image_path?: string | null
+          status?: string
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          kind?: string
+          title?: string
+          body?: string
+          claim_id?: string | null
+          product_id?: string | null
+          image_path?: string | null
+          status?: string
+          expires_at?: string | null
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "modules_claim_id_fkey"
+            columns: ["claim_id"]
+            isOneToOne: false
+            referencedRelation: "claims"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "modules_product_id_fkey"
+            columns: ["product_id"]
+            isOneToOne: false
+            referencedRelation: "products"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       notification_preferences: {
         Row: {
           user_id: string
@@ -218,6 +558,55 @@ export type Database = {
         Relationships: [
         ]
       }
+      products: {
+        Row: {
+          id: string
+          org_id: string
+          brand_name: string
+          established_name: string
+          indications: string
+          isi_text: string
+          pi_reference: string
+          launch_date: string | null
+          markets: string[]
+          active: boolean
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          brand_name: string
+          established_name?: string
+          indications?: string
+          isi_text?: string
+          pi_reference?: string
+          launch_date?: string | null
+          markets?: string[]
+          active?: boolean
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          brand_name?: string
+          established_name?: string
+          indications?: string
+          isi_text?: string
+          pi_reference?: string
+          launch_date?: string | null
+          markets?: string[]
+          active?: boolean
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
       profiles_v2: {
         Row: {
           id: string
@@ -255,6 +644,110 @@ export type Database = {
             columns: ["org_id"]
             isOneToOne: false
             referencedRelation: "orgs"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      references: {
+        Row: {
+          id: string
+          org_id: string
+          title: string
+          citation: string
+          kind: string
+          status: string
+          file_bucket: string | null
+          file_path: string | null
+          file_name: string | null
+          sha256: string | null
+          page_count: number
+          page_texts: Json
+          plain_text: string
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          title: string
+          citation?: string
+          kind?: string
+          status?: string
+          file_bucket?: string | null
+          file_path?: string | null
+          file_name?: string | null
+          sha256?: string | null
+          page_count?: number
+          page_texts?: Json
+          plain_text?: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          title?: string
+          citation?: string
+          kind?: string
+          status?: string
+          file_bucket?: string | null
+          file_path?: string | null
+          file_name?: string | null
+          sha256?: string | null
+          page_count?: number
+          page_texts?: Json
+          plain_text?: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
+      version_modules: {
+        Row: {
+          version_id: string
+          module_id: string
+          asset_id: string
+          org_id: string
+          created_at: string
+        }
+        Insert: {
+          version_id?: string
+          module_id?: string
+          asset_id?: string
+          org_id?: string
+          created_at?: string
+        }
+        Update: {
+          version_id?: string
+          module_id?: string
+          asset_id?: string
+          org_id?: string
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "version_modules_module_id_fkey"
+            columns: ["module_id"]
+            isOneToOne: false
+            referencedRelation: "modules"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "version_modules_version_id_fkey"
+            columns: ["version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "version_modules_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
             referencedColumns: ["id"]
           },
         ]

@@ -1,0 +1,725 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fairbalance"
+)
+
+// The content model (issue 5) as the data API serves it: products,
+// assets, asset_versions, version_modules, references (table
+// content_references), claims, claim_references and modules.
+//
+// Every row belongs to one organisation: org_id is set from the caller and
+// rows of another organisation are invisible. Every member reads; owners
+// and admins write products; owners, admins and marketers write the rest;
+// reviewers and viewers only read. Assets and their versions change
+// through the content functions (content.go), which keep a version and its
+// asset consistent; versions are insert-only.
+
+// Asset, version, claim, module and reference vocabularies (the CHECK
+// constraints of migration 0006).
+var (
+	AssetTypes      = []string{"email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script", "other"}
+	AssetAudiences  = []string{"hcp", "patient", "payer"}
+	AssetStatuses   = []string{"draft", "in_review", "changes_requested", "approved", "expired", "withdrawn", "archived"}
+	ReferenceKinds  = []string{"prescribing_information", "clinical_study", "data_on_file", "guideline", "publication", "other"}
+	ClaimStatuses   = []string{"draft", "approved", "withdrawn", "expired"}
+	ModuleKinds     = []string{"claim", "isi", "disclaimer", "copy", "image"}
+	ModuleStatuses  = []string{"draft", "approved", "retired"}
+	referenceStates = []string{"active", "withdrawn"}
+)
+
+// writesContent reports whether c may write assets, versions, references,
+// claims and modules: owners, admins and marketers of an organisation,
+// never in a demo session.
+func (c Caller) writesContent() bool {
+	if !c.InOrg() || c.Demo {
+		return false
+	}
+	switch c.Member {
+	case fairbalance.RoleOwner, fairbalance.RoleAdmin, fairbalance.RoleMarketer:
+		return true
+	}
+	return false
+}
+
+// writesProducts reports whether c may write products (owners and admins).
+func (c Caller) writesProducts() bool { return c.IsAdmin() && !c.Demo }
+
+func orgDefault(c Caller, _ time.Time) any     { return c.OrgID }
+func creatorDefault(c Caller, _ time.Time) any { return c.UserID }
+func constDefault(v any) func(Caller, time.Time) any {
+	return func(Caller, time.Time) any { return v }
+}
+
+// contentColumns wraps a table's own columns with the columns every
+// content table has: id and org_id first, then who created it and when.
+func contentColumns(own ...ColumnSpec) []ColumnSpec {
+	cols := []ColumnSpec{
+		{Name: "id", Type: fairbalance.TypeUUID, ServerSet: true, Default: uuidDefault},
+		{Name: "org_id", Type: fairbalance.TypeUUID, ServerSet: true, Default: orgDefault},
+	}
+	cols = append(cols, own...)
+	return append(cols,
+		ColumnSpec{Name: "created_by", Type: fairbalance.TypeUUID, ServerSet: true, Default: creatorDefault},
+		ColumnSpec{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true, Default: nowDefault},
+		ColumnSpec{Name: "updated_at", Type: fairbalance.TypeTimestamp, ServerSet: true, Default: nowDefault},
+	)
+}
+
+func textCol(name string, def string) ColumnSpec {
+	return ColumnSpec{Name: name, Type: fairbalance.TypeText, Default: constDefault(def)}
+}
+
+func nullableText(name string) ColumnSpec {
+	return ColumnSpec{Name: name, Type: fairbalance.TypeText, Nullable: true}
+}
+
+// checkViolation is a refused value: a 400 with code 23514 whose message
+// says what is wrong in words a user understands.
+func checkViolation(table, constraint, msg string) error {
+	return pgErr(http.StatusBadRequest, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), "")
+}
+
+// fkViolation is a missing or foreign row (23503, as PostgREST answers).
+func fkViolation(table, constraint, msg string) error {
+	return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), "")
+}
+
+// uniqueViolation is a duplicate (23505).
+func uniqueViolation(table, constraint, msg string) error {
+	return pgErr(http.StatusConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), "")
+}
+
+// fieldCheck validates the fields of one row being inserted (all=true:
+// absent required fields are checked as empty) or updated (only the given
+// fields).
+type fieldCheck struct {
+	table string
+	row   map[string]any
+	all   bool
+}
+
+func (f fieldCheck) has(k string) bool {
+	if f.all {
+		return true
+	}
+	_, ok := f.row[k]
+	return ok
+}
+
+// text checks a text field's length in characters (after trimming).
+func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
+	if !f.has(k) {
+		return nil
+	}
+	s, _ := f.row[k].(string)
+	n := utf8.RuneCountInString(strings.TrimSpace(s))
+	switch {
+	case n < minLen && minLen == 1:
+		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
+	case n < minLen || n > maxLen:
+		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be %d to %d characters long.", label, minLen, maxLen))
+	}
+	return nil
+}
+
+// oneOf checks a text field holds one of the allowed values.
+func (f fieldCheck) oneOf(k, label string, allowed []string) error {
+	if !f.has(k) {
+		return nil
+	}
+	v, isNull := f.row[k], f.row[k] == nil
+	s, _ := v.(string)
+	if isNull && !f.all {
+		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
+	}
+	if !contains(allowed, s) {
+		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be one of: %s.", label, strings.Join(allowed, ", ")))
+	}
+	return nil
+}
+
+// date checks a nullable 'YYYY-MM-DD' field.
+func (f fieldCheck) date(k, label string) error {
+	v, ok := f.row[k]
+	if !ok || v == nil {
+		return nil
+	}
+	s, _ := v.(string)
+	if _, err := time.Parse("2006-01-02", s); err != nil {
+		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a date written YYYY-MM-DD.")
+	}
+	return nil
+}
+
+// strings checks a text[] field (JSON text once converted): an array of
+// at most maxItems non-empty strings of at most maxLen characters.
+func (f fieldCheck) strings(k, label string, maxItems, maxLen int) error {
+	v, ok := f.row[k]
+	if !ok || v == nil {
+		return nil
+	}
+	s, _ := v.(string)
+	var items []string
+	if err := json.Unmarshal([]byte(s), &items); err != nil {
+		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a list of texts.")
+	}
+	if len(items) > maxItems {
+		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s may hold at most %d entries.", label, maxItems))
+	}
+	for _, it := range items {
+		if n := utf8.RuneCountInString(strings.TrimSpace(it)); n == 0 || n > maxLen {
+			return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("Each of %s must be 1 to %d characters long.", strings.ToLower(label), maxLen))
+		}
+	}
+	return nil
+}
+
+// firstErr returns the first non-nil error.
+func firstError(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// readRows reads rows of a database table with the given columns (all
+// read as text but those typed in types).
+func readDBRows(ctx context.Context, tx fairbalance.Tx, table string, where *fairbalance.Cond, limit int, cols ...fairbalance.SelectColumn) ([]map[string]any, error) {
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: table, Columns: cols, Where: where, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func selCol(name string, typ fairbalance.ColumnType) fairbalance.SelectColumn {
+	return fairbalance.SelectColumn{Column: name, Alias: name, Type: typ}
+}
+
+func condEq(col string, v any) *fairbalance.Cond {
+	return &fairbalance.Cond{Column: col, Operator: "eq", Value: v}
+}
+
+func condIn(col string, vs []any) *fairbalance.Cond {
+	return &fairbalance.Cond{Column: col, Operator: "in", Values: vs}
+}
+
+// inOrg reports whether the row id of table belongs to orgID.
+func inOrg(ctx context.Context, tx fairbalance.Tx, table, id, orgID string) (bool, error) {
+	rows, err := readDBRows(ctx, tx, table, and(condEq("id", id), condEq("org_id", orgID)), 1, selCol("id", fairbalance.TypeText))
+	return len(rows) == 1, err
+}
+
+// orgRef checks that a nullable reference column of row names a row of
+// the caller's organisation in table (23503 otherwise, as for a missing row).
+func orgRef(ctx context.Context, tx fairbalance.Tx, c Caller, table string, row map[string]any, col, target, what string) error {
+	v, ok := row[col]
+	if !ok || v == nil {
+		return nil
+	}
+	id, _ := v.(string)
+	if c.Service() {
+		return nil
+	}
+	ok, err := inOrg(ctx, tx, target, id, c.OrgID)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fkViolation(table, table+"_"+col+"_fkey", fmt.Sprintf("The %s does not exist in your organisation.", what))
+	}
+	return nil
+}
+
+// targetIDs lists the ids of the rows an update or delete would touch.
+func targetIDs(ctx context.Context, tx fairbalance.Tx, table string, where *fairbalance.Cond) ([]any, error) {
+	rows, err := readDBRows(ctx, tx, table, where, 0, selCol("id", fairbalance.TypeText))
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]any, len(rows))
+	for i, r := range rows {
+		ids[i] = r["id"]
+	}
+	return ids, nil
+}
+
+// refusedWhileUsed refuses a delete of rows of table that rows of user
+// still name in column (23503 with msg).
+func refusedWhileUsed(table string, users []string, column, msg string) func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error {
+	return func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error {
+		ids, err := targetIDs(ctx, tx, table, where)
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		for _, u := range users {
+			rows, err := readDBRows(ctx, tx, u, condIn(column, ids), 1, selCol(column, fairbalance.TypeText))
+			if err != nil {
+				return err
+			}
+			if len(rows) > 0 {
+				return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("update or delete on table \"%s\" violates foreign key constraint \"%s_%s_fkey\" on table \"%s\"", table, u, column, u), "")
+			}
+		}
+		return nil
+	}
+}
+
+func auditActions(prefix string) map[string]string {
+	return map[string]string{"insert": prefix + "_created", "upsert": prefix + "_updated", "update": prefix + "_updated", "delete": prefix + "_deleted"}
+}
+
+// ProductsTable is products: the brands an organisation promotes, with
+// their safety information; owners and admins manage them.
+func ProductsTable() *TableSpec {
+	return &TableSpec{
+		Name: "products", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "brand_name", Type: fairbalance.TypeText},
+			textCol("established_name", ""),
+			textCol("indications", ""),
+			textCol("isi_text", ""),
+			textCol("pi_reference", ""),
+			nullableText("launch_date"),
+			ColumnSpec{Name: "markets", Type: fairbalance.TypeTextArray, Default: constDefault("[]")},
+			ColumnSpec{Name: "active", Type: fairbalance.TypeBoolean, Default: constDefault(true)},
+		),
+		Relations: []RelationSpec{
+			{Name: "assets", Table: "assets", LocalColumn: "id", ForeignColumn: "product_id", Many: true},
+			{Name: "claims", Table: "claims", LocalColumn: "id", ForeignColumn: "product_id", Many: true},
+			{Name: "modules", Table: "modules", LocalColumn: "id", ForeignColumn: "product_id", Many: true},
+		},
+		Rows:      orgScoped("org_id"),
+		CanInsert: Caller.writesProducts,
+		CanUpdate: Caller.writesProducts,
+		CanDelete: Caller.writesProducts,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+			if err := checkProduct(fieldCheck{table: "products", row: row, all: true}); err != nil {
+				return err
+			}
+			return uniqueBrand(ctx, tx, c, str(row, "brand_name"), nil)
+		},
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+			if err := checkProduct(fieldCheck{table: "products", row: values}); err != nil {
+				return err
+			}
+			if _, ok := values["brand_name"]; !ok {
+				return nil
+			}
+			ids, err := targetIDs(ctx, tx, "products", where)
+			if err != nil {
+				return err
+			}
+			return uniqueBrand(ctx, tx, c, str(values, "brand_name"), ids)
+		},
+		CheckDelete:  refusedWhileUsed("products", []string{"assets", "claims", "modules"}, "product_id", "This product is used by assets, claims or modules; mark it inactive instead."),
+		AuditActions: auditActions("product"),
+	}
+}
+
+func checkProduct(f fieldCheck) error {
+	return firstError(
+		f.text("brand_name", "The brand name", 1, 120),
+		f.text("established_name", "The established name", 0, 200),
+		f.text("indications", "The indications", 0, 20000),
+		f.text("isi_text", "The ISI text", 0, 50000),
+		f.text("pi_reference", "The PI reference", 0, 500),
+		f.date("launch_date", "The launch date"),
+		f.strings("markets", "Markets", 50, 20),
+	)
+}
+
+// uniqueBrand refuses a brand name another product of the organisation
+// has (case-insensitively); except are the products being renamed. The
+// unique index (org_id, lower(brand_name)) backs it; this says it in words.
+func uniqueBrand(ctx context.Context, tx fairbalance.Tx, c Caller, name string, except []any) error {
+	if c.Service() {
+		return nil
+	}
+	rows, err := readDBRows(ctx, tx, "products", condEq("org_id", c.OrgID), 0, selCol("id", fairbalance.TypeText), selCol("brand_name", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	name = strings.TrimSpace(name)
+	for _, r := range rows {
+		if strings.EqualFold(strings.TrimSpace(str(r, "brand_name")), name) && !containsAny(except, r["id"]) {
+			return uniqueViolation("products", "products_brand_uq", fmt.Sprintf("A product named %q already exists.", name))
+		}
+	}
+	if len(except) > 1 {
+		return uniqueViolation("products", "products_brand_uq", "Two products cannot have the same brand name.")
+	}
+	return nil
+}
+
+func containsAny(l []any, v any) bool {
+	for _, x := range l {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// AssetsTable is assets. They are created by create_asset (with their
+// first version) and archived by archive_asset; writers change only the
+// descriptive columns here.
+func AssetsTable() *TableSpec {
+	return &TableSpec{
+		Name: "assets", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
+			ColumnSpec{Name: "type", Type: fairbalance.TypeText, ServerSet: true},
+			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
+			ColumnSpec{Name: "audience", Type: fairbalance.TypeText},
+			textCol("channel", ""),
+			textCol("market", ""),
+			ColumnSpec{Name: "owner_id", Type: fairbalance.TypeUUID, Nullable: true, Default: creatorDefault},
+			ColumnSpec{Name: "job_code", Type: fairbalance.TypeText, ServerSet: true},
+			ColumnSpec{Name: "status", Type: fairbalance.TypeText, ServerSet: true, Default: constDefault("draft")},
+			ColumnSpec{Name: "current_version_id", Type: fairbalance.TypeUUID, Nullable: true, ServerSet: true},
+			ColumnSpec{Name: "current_version_number", Type: fairbalance.TypeInteger, ServerSet: true, Default: constDefault(0)},
+			ColumnSpec{Name: "approved_version_id", Type: fairbalance.TypeUUID, Nullable: true, ServerSet: true},
+			nullableText("expires_at"),
+		),
+		Relations: []RelationSpec{
+			{Name: "products", Table: "products", LocalColumn: "product_id", ForeignColumn: "id"},
+			{Name: "owner", Table: "profiles_v2", LocalColumn: "owner_id", ForeignColumn: "id"},
+			{Name: "profiles_v2", Table: "profiles_v2", LocalColumn: "owner_id", ForeignColumn: "id"},
+			{Name: "asset_versions", Table: "asset_versions", LocalColumn: "id", ForeignColumn: "asset_id", Many: true},
+			{Name: "current_version", Table: "asset_versions", LocalColumn: "current_version_id", ForeignColumn: "id"},
+			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "asset_id", Many: true},
+		},
+		Rows:      orgScoped("org_id"),
+		CanUpdate: Caller.writesContent,
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+			if err := checkAssetFields(fieldCheck{table: "assets", row: values}); err != nil {
+				return err
+			}
+			if err := firstError(orgRef(ctx, tx, c, "assets", values, "product_id", "products", "product"),
+				orgRef(ctx, tx, c, "assets", values, "owner_id", "profiles_v2", "owner")); err != nil {
+				return err
+			}
+			rows, err := readDBRows(ctx, tx, "assets", where, 0, selCol("status", fairbalance.TypeText))
+			if err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if str(r, "status") == "archived" {
+					return raise(msgArchived)
+				}
+			}
+			return nil
+		},
+		AuditActions: auditActions("asset"),
+	}
+}
+
+func checkAssetFields(f fieldCheck) error {
+	return firstError(
+		f.text("title", "The title", 1, 200),
+		f.oneOf("type", "The type", AssetTypes),
+		f.oneOf("audience", "The audience", AssetAudiences),
+		f.text("channel", "The channel", 0, 100),
+		f.text("market", "The market", 0, 20),
+		f.date("expires_at", "The expiry date"),
+	)
+}
+
+// AssetVersionsTable is asset_versions: read-only here, written by the
+// content functions, never changed.
+func AssetVersionsTable() *TableSpec {
+	ro := func(name string, typ fairbalance.ColumnType, nullable bool) ColumnSpec {
+		return ColumnSpec{Name: name, Type: typ, Nullable: nullable, ServerSet: true}
+	}
+	return &TableSpec{
+		Name: "asset_versions", Key: []string{"id"},
+		Columns: contentColumns(
+			ro("asset_id", fairbalance.TypeUUID, false),
+			ro("number", fairbalance.TypeInteger, false),
+			ro("kind", fairbalance.TypeText, false),
+			ro("content_json", fairbalance.TypeJSON, true),
+			ro("content_html", fairbalance.TypeText, true),
+			ro("plain_text", fairbalance.TypeText, false),
+			ro("page_texts", fairbalance.TypeJSON, false),
+			ro("file_bucket", fairbalance.TypeText, true),
+			ro("file_path", fairbalance.TypeText, true),
+			ro("file_name", fairbalance.TypeText, true),
+			ro("mimetype", fairbalance.TypeText, true),
+			ro("file_size", fairbalance.TypeInteger, true),
+			ro("sha256", fairbalance.TypeText, false),
+			ro("page_count", fairbalance.TypeInteger, false),
+			ro("change_note", fairbalance.TypeText, false),
+			ro("submitted_at", fairbalance.TypeTimestamp, true),
+		),
+		Relations: []RelationSpec{
+			{Name: "assets", Table: "assets", LocalColumn: "asset_id", ForeignColumn: "id"},
+			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "version_id", Many: true},
+			{Name: "author", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
+		},
+		Rows: orgScoped("org_id"),
+	}
+}
+
+// VersionModulesTable is version_modules: which modules each authored
+// version holds (read-only; written with the version).
+func VersionModulesTable() *TableSpec {
+	return &TableSpec{
+		Name: "version_modules", Key: []string{"version_id", "module_id"},
+		Columns: []ColumnSpec{
+			{Name: "version_id", Type: fairbalance.TypeUUID, ServerSet: true},
+			{Name: "module_id", Type: fairbalance.TypeUUID, ServerSet: true},
+			{Name: "asset_id", Type: fairbalance.TypeUUID, ServerSet: true},
+			{Name: "org_id", Type: fairbalance.TypeUUID, ServerSet: true},
+			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
+		},
+		Relations: []RelationSpec{
+			{Name: "modules", Table: "modules", LocalColumn: "module_id", ForeignColumn: "id"},
+			{Name: "asset_versions", Table: "asset_versions", LocalColumn: "version_id", ForeignColumn: "id"},
+			{Name: "assets", Table: "assets", LocalColumn: "asset_id", ForeignColumn: "id"},
+		},
+		Rows: orgScoped("org_id"),
+	}
+}
+
+// ReferencesTable is references (table content_references): the sources
+// claims cite. Writers manage the metadata here; the PDF is attached by
+// attach_reference_file, which also extracts its pages.
+func ReferencesTable() *TableSpec {
+	file := func(name string, typ fairbalance.ColumnType) ColumnSpec {
+		return ColumnSpec{Name: name, Type: typ, Nullable: true, ServerSet: true}
+	}
+	return &TableSpec{
+		Name: "references", Source: "content_references", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
+			textCol("citation", ""),
+			textCol("kind", "other"),
+			textCol("status", "active"),
+			file("file_bucket", fairbalance.TypeText),
+			file("file_path", fairbalance.TypeText),
+			file("file_name", fairbalance.TypeText),
+			file("sha256", fairbalance.TypeText),
+			ColumnSpec{Name: "page_count", Type: fairbalance.TypeInteger, ServerSet: true},
+			ColumnSpec{Name: "page_texts", Type: fairbalance.TypeJSON, ServerSet: true},
+			ColumnSpec{Name: "plain_text", Type: fairbalance.TypeText, ServerSet: true},
+		),
+		Relations: []RelationSpec{
+			{Name: "claim_references", Table: "claim_references", LocalColumn: "id", ForeignColumn: "reference_id", Many: true},
+		},
+		Rows:      orgScoped("org_id"),
+		CanInsert: Caller.writesContent,
+		CanUpdate: Caller.writesContent,
+		CanDelete: Caller.writesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+			return checkReference(fieldCheck{table: "references", row: row, all: true})
+		},
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+			return checkReference(fieldCheck{table: "references", row: values})
+		},
+		CheckDelete:  refusedWhileUsed("content_references", []string{"claim_references"}, "reference_id", "Claims cite this reference; withdraw it instead."),
+		AuditActions: auditActions("reference"),
+	}
+}
+
+func checkReference(f fieldCheck) error {
+	return firstError(
+		f.text("title", "The title", 1, 300),
+		f.text("citation", "The citation", 0, 2000),
+		f.oneOf("kind", "The kind", ReferenceKinds),
+		f.oneOf("status", "The status", referenceStates),
+	)
+}
+
+// ClaimsTable is claims: approved statements about a product, each
+// supported by passages of references (claim_references).
+func ClaimsTable() *TableSpec {
+	return &TableSpec{
+		Name: "claims", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
+			ColumnSpec{Name: "text", Type: fairbalance.TypeText},
+			ColumnSpec{Name: "variants", Type: fairbalance.TypeTextArray, Default: constDefault("[]")},
+			textCol("status", "draft"),
+			nullableText("expires_at"),
+		),
+		Relations: []RelationSpec{
+			{Name: "products", Table: "products", LocalColumn: "product_id", ForeignColumn: "id"},
+			{Name: "claim_references", Table: "claim_references", LocalColumn: "id", ForeignColumn: "claim_id", Many: true},
+			{Name: "modules", Table: "modules", LocalColumn: "id", ForeignColumn: "claim_id", Many: true},
+		},
+		Rows:      orgScoped("org_id"),
+		CanInsert: Caller.writesContent,
+		CanUpdate: Caller.writesContent,
+		CanDelete: Caller.writesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+			return firstError(checkClaim(fieldCheck{table: "claims", row: row, all: true}), orgRef(ctx, tx, c, "claims", row, "product_id", "products", "product"))
+		},
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"))
+		},
+		CheckDelete:  refusedWhileUsed("claims", []string{"modules"}, "claim_id", "A module is built on this claim; retire or delete the module first."),
+		AuditActions: auditActions("claim"),
+	}
+}
+
+func checkClaim(f fieldCheck) error {
+	return firstError(
+		f.text("text", "The claim text", 1, 2000),
+		f.strings("variants", "Variants", 50, 2000),
+		f.oneOf("status", "The status", ClaimStatuses),
+		f.date("expires_at", "The expiry date"),
+	)
+}
+
+// ClaimReferencesTable is claim_references: a claim's supporting passage,
+// quoted from a page of a reference. Links are added and removed, never
+// edited; a passage must occur on the page when the reference's text is
+// known.
+func ClaimReferencesTable() *TableSpec {
+	return &TableSpec{
+		Name: "claim_references", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "claim_id", Type: fairbalance.TypeUUID},
+			ColumnSpec{Name: "reference_id", Type: fairbalance.TypeUUID},
+			ColumnSpec{Name: "page", Type: fairbalance.TypeInteger},
+			ColumnSpec{Name: "passage", Type: fairbalance.TypeText},
+		),
+		Relations: []RelationSpec{
+			{Name: "references", Table: "references", LocalColumn: "reference_id", ForeignColumn: "id"},
+			{Name: "claims", Table: "claims", LocalColumn: "claim_id", ForeignColumn: "id"},
+		},
+		Rows:         orgScoped("org_id"),
+		CanInsert:    Caller.writesContent,
+		CanDelete:    Caller.writesContent,
+		CheckInsert:  checkClaimReference,
+		AuditActions: map[string]string{"insert": "claim_reference_linked", "upsert": "claim_reference_linked", "delete": "claim_reference_unlinked"},
+	}
+}
+
+// MsgPassageNotFound is the refusal of a quoted passage that does not
+// occur on the page it cites (%d: the page).
+const MsgPassageNotFound = "The quoted passage was not found on page %d of the reference."
+
+func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+	f := fieldCheck{table: "claim_references", row: row, all: true}
+	if err := f.text("passage", "The quoted passage", 1, 2000); err != nil {
+		return err
+	}
+	for _, k := range []string{"claim_id", "reference_id", "page"} {
+		if row[k] == nil {
+			return pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"claim_references\" violates not-null constraint", k), "", "")
+		}
+	}
+	page, _ := row["page"].(int64)
+	if page < 1 {
+		return checkViolation("claim_references", "claim_references_page_check", "The page must be 1 or more.")
+	}
+	if c.Service() {
+		return nil
+	}
+	if err := orgRef(ctx, tx, c, "claim_references", row, "claim_id", "claims", "claim"); err != nil {
+		return err
+	}
+	refs, err := readDBRows(ctx, tx, "content_references", and(condEq("id", row["reference_id"]), condEq("org_id", c.OrgID)), 1,
+		selCol("page_count", fairbalance.TypeInteger), selCol("page_texts", fairbalance.TypeJSON), selCol("file_path", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	if len(refs) == 0 {
+		return fkViolation("claim_references", "claim_references_reference_id_fkey", "The reference does not exist in your organisation.")
+	}
+	var texts []string
+	if raw, err := json.Marshal(refs[0]["page_texts"]); err == nil {
+		_ = json.Unmarshal(raw, &texts)
+	}
+	count, _ := refs[0]["page_count"].(json.Number).Int64()
+	if refs[0]["file_path"] != nil && count > 0 && page > count {
+		return checkViolation("claim_references", "claim_references_page_check", fmt.Sprintf("The reference has %d pages; page %d does not exist.", count, page))
+	}
+	if len(texts) > 0 {
+		if page > int64(len(texts)) || !strings.Contains(normalisePassage(texts[page-1]), normalisePassage(str(row, "passage"))) {
+			return checkViolation("claim_references", "claim_references_passage_check", fmt.Sprintf(MsgPassageNotFound, page))
+		}
+	}
+	return nil
+}
+
+// normalisePassage folds case and collapses every run of white space to
+// one space, so a passage copied from a rendered page matches the
+// extracted text whatever its line breaks.
+func normalisePassage(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// ModulesTable is modules: reusable blocks (claim, ISI, disclaimer, copy,
+// image) that authors insert into authored versions.
+func ModulesTable() *TableSpec {
+	return &TableSpec{
+		Name: "modules", Key: []string{"id"},
+		Columns: contentColumns(
+			ColumnSpec{Name: "kind", Type: fairbalance.TypeText},
+			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
+			textCol("body", ""),
+			ColumnSpec{Name: "claim_id", Type: fairbalance.TypeUUID, Nullable: true},
+			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
+			nullableText("image_path"),
+			textCol("status", "draft"),
+			nullableText("expires_at"),
+		),
+		Relations: []RelationSpec{
+			{Name: "claims", Table: "claims", LocalColumn: "claim_id", ForeignColumn: "id"},
+			{Name: "products", Table: "products", LocalColumn: "product_id", ForeignColumn: "id"},
+			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "module_id", Many: true},
+		},
+		Rows:      orgScoped("org_id"),
+		CanInsert: Caller.writesContent,
+		CanUpdate: Caller.writesContent,
+		CanDelete: Caller.writesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+			return firstError(checkModule(fieldCheck{table: "modules", row: row, all: true}),
+				orgRef(ctx, tx, c, "modules", row, "claim_id", "claims", "claim"),
+				orgRef(ctx, tx, c, "modules", row, "product_id", "products", "product"))
+		},
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+			return firstError(checkModule(fieldCheck{table: "modules", row: values}),
+				orgRef(ctx, tx, c, "modules", values, "claim_id", "claims", "claim"),
+				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"))
+		},
+		CheckDelete:  refusedWhileUsed("modules", []string{"version_modules"}, "module_id", "Asset versions contain this module; retire it instead."),
+		AuditActions: auditActions("module"),
+	}
+}
+
+func checkModule(f fieldCheck) error {
+	return firstError(
+		f.oneOf("kind", "The kind", ModuleKinds),
+		f.text("title", "The title", 1, 200),
+		f.text("body", "The body", 0, 50000),
+		f.text("image_path", "The image path", 0, 1024),
+		f.oneOf("status", "The status", ModuleStatuses),
+		f.date("expires_at", "The expiry date"),
+	)
+}
+
+// ContentTables are the tables of the content model.
+func ContentTables() []*TableSpec {
+	return []*TableSpec{ProductsTable(), AssetsTable(), AssetVersionsTable(), VersionModulesTable(), ReferencesTable(), ClaimsTable(), ClaimReferencesTable(), ModulesTable()}
+}
