@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"fairbalance/blobstore"
 )
 
 // config is everything the server is told at start, from flags and
@@ -33,6 +35,7 @@ type config struct {
 	LogFormat         string
 	SecurePassword    bool
 	Preview           bool
+	S3                blobstore.S3Config
 }
 
 func envString(name, def string) string {
@@ -71,6 +74,7 @@ func bindStore(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.DataDir, "data-dir", envString("FAIRBALANCE_DATA_DIR", "./data"), "data directory: SQLite database, uploaded files, keys (FAIRBALANCE_DATA_DIR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", envString("FAIRBALANCE_DATABASE_URL", ""), "PostgreSQL URL; SQLite in the data directory when empty (FAIRBALANCE_DATABASE_URL)")
 	fs.StringVar(&c.SQLiteSync, "sqlite-synchronous", envString("FAIRBALANCE_SQLITE_SYNCHRONOUS", "NORMAL"), "SQLite synchronous mode, NORMAL or FULL (FAIRBALANCE_SQLITE_SYNCHRONOUS)")
+	bindS3(fs, &c.S3)
 	fs.StringVar(&c.LogFormat, "log-format", envString("FAIRBALANCE_LOG_FORMAT", "text"), "log format, text or json (FAIRBALANCE_LOG_FORMAT)")
 }
 
@@ -94,4 +98,18 @@ func bindServe(fs *flag.FlagSet, c *config) {
 	fs.BoolVar(&c.AccessLog, "access-log", envBool("FAIRBALANCE_ACCESS_LOG", true), "log every request (FAIRBALANCE_ACCESS_LOG)")
 	fs.BoolVar(&c.Preview, "preview", envBool("FAIRBALANCE_PREVIEW", false), "issue read-only demo sessions for the preview experience; on by default only in development mode (FAIRBALANCE_PREVIEW)")
 	fs.BoolVar(&c.SecurePassword, "secure-password-change", envBool("FAIRBALANCE_SECURE_PASSWORD_CHANGE", true), "require a reauthentication code to change the password of a session older than 24 h (FAIRBALANCE_SECURE_PASSWORD_CHANGE)")
+}
+
+// bindS3 binds the S3 storage flags; files go to S3 when a bucket is set,
+// else under the data directory.
+func bindS3(fs *flag.FlagSet, c *blobstore.S3Config) {
+	fs.StringVar(&c.Bucket, "s3-bucket", envString("FAIRBALANCE_S3_BUCKET", ""), "keep uploaded files in this S3 bucket instead of the data directory (FAIRBALANCE_S3_BUCKET)")
+	fs.StringVar(&c.Endpoint, "s3-endpoint", envString("FAIRBALANCE_S3_ENDPOINT", ""), "S3 endpoint, host[:port] or URL; AWS when empty (FAIRBALANCE_S3_ENDPOINT)")
+	fs.StringVar(&c.Region, "s3-region", envString("FAIRBALANCE_S3_REGION", ""), "S3 region (FAIRBALANCE_S3_REGION)")
+	fs.StringVar(&c.AccessKey, "s3-access-key", envString("FAIRBALANCE_S3_ACCESS_KEY", ""), "S3 access key; AWS_* variables or the instance role when empty (FAIRBALANCE_S3_ACCESS_KEY)")
+	// The secret is read from the environment only: a flag would show in the process list.
+	c.SecretKey = envString("FAIRBALANCE_S3_SECRET_KEY", "")
+	fs.StringVar(&c.Prefix, "s3-prefix", envString("FAIRBALANCE_S3_PREFIX", ""), "prefix of every key in the bucket, e.g. fairbalance/ (FAIRBALANCE_S3_PREFIX)")
+	fs.BoolVar(&c.UseSSL, "s3-use-ssl", envBool("FAIRBALANCE_S3_USE_SSL", true), "HTTPS to an endpoint given as host[:port] (FAIRBALANCE_S3_USE_SSL)")
+	fs.BoolVar(&c.PathStyle, "s3-path-style", envBool("FAIRBALANCE_S3_PATH_STYLE", false), "path-style requests (endpoint/bucket/key), for MinIO and most self-hosted stores (FAIRBALANCE_S3_PATH_STYLE)")
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"fairbalance"
 	"fairbalance/auth"
 	"fairbalance/blobstore"
 	"fairbalance/httpapi"
@@ -89,14 +90,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if c.SMTPURL != "" {
 		mailSender = "smtp"
 	}
-	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: "disk",
-		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
-
-	blobs, err := blobstore.NewDisk(filepath.Join(c.DataDir, "files"))
+	blobs, blobBackend, err := openBlobs(ctx, &c)
 	if err != nil {
 		ln.Close()
 		return err
 	}
+	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
+
 	storage := service.NewStorage(db, blobs, keys.Secret)
 
 	ui, built := web.Dist()
@@ -131,7 +132,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "recovery_key:     %s (authorises the safe-mode repairs)\n", keys.RecoveryKey)
 	}
 	level, _ := db.MigrationLevel(ctx)
-	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "ui", built, "dev", c.Dev)
+	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "files", blobBackend, "ui", built, "dev", c.Dev)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -156,4 +157,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// openBlobs opens the blob store the configuration names — S3 when a
+// bucket is set, else the data directory's "files" — and the name
+// diagnostics() reports for it.
+func openBlobs(ctx context.Context, c *config) (fairbalance.BlobStore, string, error) {
+	if c.S3.Bucket != "" {
+		s, err := blobstore.NewS3(ctx, c.S3)
+		return s, "s3", err
+	}
+	d, err := blobstore.NewDisk(filepath.Join(c.DataDir, "files"))
+	return d, "disk", err
 }

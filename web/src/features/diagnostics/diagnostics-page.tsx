@@ -270,13 +270,15 @@ export function DiagnosticsPage() {
           testId="fact-storage"
           loading={loadingServer}
           tone={storageOff ? "muted" : "default"}
-          value={storageOff ? "Not configured" : d?.storage === "disk" ? "Local disk" : d?.storage}
+          value={storageOff ? "Not configured" : d?.storage === "disk" ? "Local disk" : d?.storage === "s3" ? "S3-compatible" : d?.storage}
           detail={
             storageOff
               ? "File uploads are not available on this instance yet."
               : d?.storage === "disk"
                 ? "Files are kept under the server's data directory."
-                : null
+                : d?.storage === "s3"
+                  ? "Files are kept in the S3-compatible bucket the server is configured with."
+                  : null
           }
         />
         <Fact icon={Mail} label="Mail sender" testId="fact-mail" loading={loadingServer} tone={d?.mailSender === "log" ? "warn" : "default"} value={mail.title} detail={mail.detail} />
