@@ -143,17 +143,15 @@ func ExtractLimited(r io.ReaderAt, size int64, lim Limits) (doc *Document, err e
 	if err != nil {
 		return nil, classifyOpenError(err)
 	}
-	n := pr.NumPage()
-	if n < 0 {
-		return nil, ErrUnreadable
+	list, err := pageList(pr, lim.MaxPages)
+	if err != nil {
+		return nil, err
 	}
-	if n > lim.MaxPages {
-		return nil, ErrTooManyPages
-	}
+	n := len(list)
 	pages := make([]string, n)
 	failed := 0
-	for i := 1; i <= n; i++ {
-		text, perr := pageText(pr, i, lim.MaxPageText)
+	for i, p := range list {
+		text, perr := pageText(p, i+1, lim.MaxPageText)
 		if perr != nil {
 			if errors.Is(perr, ErrTooComplex) {
 				return nil, perr
@@ -161,7 +159,7 @@ func ExtractLimited(r io.ReaderAt, size int64, lim Limits) (doc *Document, err e
 			failed++
 			continue
 		}
-		pages[i-1] = text
+		pages[i] = text
 	}
 	if n > 0 && failed == n {
 		// Owner-only protection opens with the empty password, but the
@@ -172,6 +170,50 @@ func ExtractLimited(r io.ReaderAt, size int64, lim Limits) (doc *Document, err e
 		return nil, ErrUnreadable
 	}
 	return &Document{Pages: pages}, nil
+}
+
+// maxTreeDepth bounds the nesting of the page tree (real files use a few
+// levels); deeper trees are taken as cyclic.
+const maxTreeDepth = 64
+
+// pageList collects the leaves of the page tree in order, in one walk:
+// the library's Reader.Page(i) walks the tree from the root for every page
+// and re-reads each object it passes, quadratic in the page count. A tree
+// with more than maxPages leaves (or a cycle, which never ends) is refused
+// once maxPages is passed.
+func pageList(pr *pdf.Reader, maxPages int) ([]pdf.Page, error) {
+	var out []pdf.Page
+	visits := 0
+	var walk func(node pdf.Value, depth int) error
+	walk = func(node pdf.Value, depth int) error {
+		visits++
+		if depth > maxTreeDepth || visits > 4*maxPages+64 {
+			return ErrTooManyPages
+		}
+		switch node.Key("Type").Name() {
+		case "Pages":
+			kids := node.Key("Kids")
+			for i, n := 0, kids.Len(); i < n; i++ {
+				if err := walk(kids.Index(i), depth+1); err != nil {
+					return err
+				}
+			}
+		case "Page":
+			if len(out) == maxPages {
+				return ErrTooManyPages
+			}
+			out = append(out, pdf.Page{V: node})
+		}
+		return nil
+	}
+	root := pr.Trailer().Key("Root").Key("Pages")
+	if root.IsNull() {
+		return nil, ErrUnreadable
+	}
+	if err := walk(root, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func classifyOpenError(err error) error {
@@ -191,7 +233,7 @@ func classifyOpenError(err error) error {
 
 // pageText recovers a panic on one page so that one odd content stream
 // does not lose the rest of the document; budget exhaustion still stops all.
-func pageText(pr *pdf.Reader, num, maxText int) (text string, err error) {
+func pageText(p pdf.Page, num, maxText int) (text string, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			if _, ok := x.(budgetExceeded); ok {
@@ -201,10 +243,6 @@ func pageText(pr *pdf.Reader, num, maxText int) (text string, err error) {
 			err = fmt.Errorf("page %d: %v", num, x)
 		}
 	}()
-	p := pr.Page(num)
-	if p.V.IsNull() {
-		return "", nil
-	}
 	return layout(p.Content().Text, maxText), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -319,8 +320,14 @@ func FuzzExtract(f *testing.F) {
 		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
 		stream("BT /F1 12 Tf 72 700 Td [(A) -250 (B)] TJ ET"),
 	}))
-	lim := pdftext.Limits{Timeout: 3 * time.Second, MaxPages: 50}
+	lim := pdftext.Limits{Timeout: time.Second, MaxPages: 50}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A hang must fail with the stuck stack, not stall the fuzzer.
+		watchdog := time.AfterFunc(15*time.Second, func() {
+			buf := make([]byte, 1<<20)
+			panic("extraction hung:\n" + string(buf[:runtime.Stack(buf, true)]))
+		})
+		defer watchdog.Stop()
 		doc, err := pdftext.ExtractLimited(bytes.NewReader(b), int64(len(b)), lim)
 		if err != nil {
 			if doc != nil {
@@ -337,3 +344,30 @@ func FuzzExtract(f *testing.F) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// The page tree is walked once: a long document costs time linear in its
+// pages (the library's Page(i) alone is quadratic).
+func TestExtractManyPages(t *testing.T) {
+	var pages []samplepdf.Page
+	for i := 0; i < 400; i++ {
+		pages = append(pages, samplepdf.Page{Heading: fmt.Sprintf("Section %d", i+1), Paragraphs: []string{fivePages[i%5].Paragraphs[0]}})
+	}
+	b, err := samplepdf.Generate("Long document", pages)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	doc, err := extract(t, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pages) != 400 || !strings.Contains(doc.Pages[399], "Section 400") || !strings.Contains(doc.Pages[399], "Page 400 of 400") {
+		t.Fatalf("%d pages; last: %q", len(doc.Pages), doc.Pages[len(doc.Pages)-1])
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("400 pages took %v", d)
+	}
+	if _, err := pdftext.ExtractLimited(bytes.NewReader(b), int64(len(b)), pdftext.Limits{MaxPages: 399}); !errors.Is(err, pdftext.ErrTooManyPages) {
+		t.Fatalf("MaxPages 399: err = %v", err)
+	}
+}
