@@ -85,4 +85,42 @@ type StorageStore interface {
 	// ObjectsWithPrefix lists a bucket's objects whose names start with
 	// prefix, by name, at most limit (no limit when limit <= 0).
 	ObjectsWithPrefix(ctx context.Context, bucketID, prefix string, limit int) ([]*StoredObject, error)
+	// ListObjects returns up to l.Limit entries of the listing, in its
+	// order. Listings by name read about as many rows as they return
+	// (folders are skipped over with index seeks); with folders and a time
+	// sort, every name under the prefix is read.
+	ListObjects(ctx context.Context, l ObjectListing) ([]ObjectEntry, error)
+}
+
+// ObjectListing asks for one page of a bucket's objects, continuing after
+// a keyset position (never skipping by offset).
+type ObjectListing struct {
+	BucketID string
+	// Prefix keeps the names that begin with it, compared bytewise.
+	Prefix string
+	// Folders groups the names that have a "/" after Prefix into one
+	// folder entry each, named up to and including that "/".
+	Folders bool
+	// Sort is "name" (the default), "created_at", "updated_at" or
+	// "last_accessed_at"; names break ties. Desc reverses the order.
+	Sort string
+	Desc bool
+	// FoldersFirst, with Folders and a time sort, puts the folders first,
+	// by name, then the objects by time (the order of list v1). It takes
+	// no After position.
+	FoldersFirst bool
+	// AfterName, and AfterTime for a time sort, name the last entry of
+	// the previous page; empty: from the start.
+	AfterName string
+	AfterTime time.Time
+	Limit     int
+}
+
+// ObjectEntry is an entry of a listing: an object, or a folder (Object
+// nil, Name ending in "/", Time the earliest created_at under it). Time
+// is the entry's value of the sort column (zero for a name sort).
+type ObjectEntry struct {
+	Name   string
+	Time   time.Time
+	Object *StoredObject
 }
