@@ -259,6 +259,7 @@ type Tx interface {
 	DataStore
 	AuditStore
 	StorageStore
+	SearchStore
 }
 
 // Store is the whole storage port: reads outside transactions, and write

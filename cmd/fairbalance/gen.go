@@ -18,6 +18,7 @@ func registry(store fairbalance.Store) *service.Data {
 	d := service.NewData(store, append(tables, service.ContentTables()...)...)
 	d.RegisterFunctions(d.RecordFunctions()...)
 	d.RegisterFunctions(d.WorkspaceFunctions()...)
+	d.RegisterFunctions(d.SearchFunctions()...)
 	return d
 }
 

@@ -1,0 +1,59 @@
+package fairbalance
+
+import "context"
+
+// Kinds of content that full-text search returns.
+const (
+	SearchAsset     = "asset"
+	SearchClaim     = "claim"
+	SearchModule    = "module"
+	SearchReference = "reference"
+)
+
+// SearchKinds lists every searchable kind.
+var SearchKinds = []string{SearchAsset, SearchClaim, SearchModule, SearchReference}
+
+// Snippet markers: a search snippet is plain text in which every match is
+// wrapped in SnippetStart … SnippetEnd (Unicode private-use characters,
+// removed from indexed text so that they only ever mark matches).
+const (
+	SnippetStart = "\uE000"
+	SnippetEnd   = "\uE001"
+)
+
+// SearchQuery is a full-text search within one organisation.
+type SearchQuery struct {
+	// Text is what the user typed. Every word must match (the last one as
+	// a prefix); the store quotes words so that no input is query syntax.
+	Text string
+	// Kinds restricts the result kinds (nil: all).
+	Kinds []string
+	// Filters ("" for none). A kind without the filtered property is left
+	// out: Type, OwnerID and Market only match assets, ProductID assets,
+	// claims and modules; Status matches each kind's own status.
+	Status, Type, ProductID, OwnerID, Market string
+	// Limit caps the results (1..100).
+	Limit int
+}
+
+// SearchHit is one ranked result.
+type SearchHit struct {
+	Kind     string  `json:"kind"`
+	ID       string  `json:"id"`
+	Title    string  `json:"title"`
+	Subtitle string  `json:"subtitle"`
+	Status   string  `json:"status"`
+	Snippet  string  `json:"snippet"`
+	Rank     float64 `json:"rank"`
+	AssetID  string  `json:"asset_id,omitempty"`
+}
+
+// SearchStore runs full-text searches over the content index, which the
+// database keeps in step with assets (title, job code and current version
+// text), claims, modules and references.
+type SearchStore interface {
+	// SearchContent returns the best matches of q among orgID's content,
+	// best first (Rank decreasing). Text without any letter or digit
+	// matches nothing.
+	SearchContent(ctx context.Context, orgID string, q SearchQuery) ([]SearchHit, error)
+}

@@ -1,0 +1,130 @@
+package service
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"fairbalance"
+)
+
+// msgEmptySearch refuses a blank search, as the contract words it.
+const msgEmptySearch = "Enter something to search for."
+
+// maxSearchQuery bounds what a search may send (characters).
+const maxSearchQuery = 500
+
+// SearchResult is what search_content returns.
+type SearchResult struct {
+	Results []fairbalance.SearchHit `json:"results"`
+	// TookMS is the server time of the search in milliseconds.
+	TookMS float64 `json:"took_ms"`
+}
+
+// SearchFunctions are the search functions: search_content.
+func (d *Data) SearchFunctions() []*FunctionSpec {
+	return []*FunctionSpec{
+		{
+			// search_content({query, kinds?, status?, type?, product_id?,
+			// owner_id?, market?, limit?}): ranked full-text search over the
+			// caller's organisation's assets, claims, modules and references,
+			// with snippets whose matches are wrapped in U+E000 … U+E001.
+			Name: "search_content", ReadOnly: true,
+			Args: []string{"query", "kinds", "status", "type", "product_id", "owner_id", "market", "limit"},
+			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+				if !c.InOrg() {
+					return nil, denied(c, "only members of an organisation search its content")
+				}
+				q, err := searchQuery(args)
+				if err != nil {
+					return nil, err
+				}
+				return SearchContent(ctx, tx, c.OrgID, q)
+			},
+		},
+	}
+}
+
+// SearchContent runs q within orgID and times it. It is what
+// search_content runs once the caller and arguments are checked.
+func SearchContent(ctx context.Context, tx fairbalance.Tx, orgID string, q fairbalance.SearchQuery) (*SearchResult, error) {
+	start := time.Now()
+	hits, err := tx.SearchContent(ctx, orgID, q)
+	if err != nil {
+		return nil, err
+	}
+	took := float64(time.Since(start).Microseconds()) / 1000
+	return &SearchResult{Results: hits, TookMS: math.Round(took*100) / 100}, nil
+}
+
+// searchQuery validates search_content's arguments. Over GET every
+// argument is a string: kinds is then "asset,claim" or "{asset,claim}".
+func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
+	var q fairbalance.SearchQuery
+	text, _ := args["query"].(string)
+	if strings.TrimSpace(text) == "" {
+		return q, raise(msgEmptySearch)
+	}
+	if len([]rune(text)) > maxSearchQuery {
+		return q, raise("The search is too long (at most 500 characters).")
+	}
+	q.Text = text
+	switch v := args["kinds"].(type) {
+	case nil:
+	case string:
+		for _, k := range strings.Split(strings.Trim(v, "{}"), ",") {
+			if k = strings.Trim(strings.TrimSpace(k), `"`); k != "" {
+				q.Kinds = append(q.Kinds, k)
+			}
+		}
+	case []string:
+		q.Kinds = append(q.Kinds, v...)
+	case []any:
+		for _, k := range v {
+			s, ok := k.(string)
+			if !ok {
+				return q, raise("kinds must be a list of: asset, claim, module, reference.")
+			}
+			q.Kinds = append(q.Kinds, s)
+		}
+	default:
+		return q, raise("kinds must be a list of: asset, claim, module, reference.")
+	}
+	for _, k := range q.Kinds {
+		if !contains(fairbalance.SearchKinds, k) {
+			return q, raise("kinds must be a list of: asset, claim, module, reference.")
+		}
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"status", &q.Status}, {"type", &q.Type}, {"product_id", &q.ProductID}, {"owner_id", &q.OwnerID}, {"market", &q.Market}} {
+		switch v := args[f.name].(type) {
+		case nil:
+		case string:
+			*f.dst = strings.TrimSpace(v)
+		default:
+			return q, raise(f.name + " must be text.")
+		}
+	}
+	q.Limit = 20
+	switch v := args["limit"].(type) {
+	case nil:
+	case float64:
+		if v != math.Trunc(v) || v < 1 || v > 100 {
+			return q, raise("limit must be a whole number from 1 to 100.")
+		}
+		q.Limit = int(v)
+	case string:
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 1 || n > 100 {
+			return q, raise("limit must be a whole number from 1 to 100.")
+		}
+		q.Limit = n
+	default:
+		return q, raise("limit must be a whole number from 1 to 100.")
+	}
+	return q, nil
+}

@@ -1,0 +1,195 @@
+package sqlstore
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"fairbalance"
+)
+
+var _ fairbalance.SearchStore = (*querier)(nil)
+
+// maxSearchTerms bounds the work of one search; further words are ignored.
+const maxSearchTerms = 12
+
+// searchTerms splits what a user typed into words that can match: each
+// has a letter or digit (words of punctuation alone match nothing in
+// either engine and would only make a query invalid) and is at most 100
+// characters long.
+func searchTerms(text string) []string {
+	var out []string
+	for _, f := range strings.Fields(text) {
+		if !strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			continue
+		}
+		if len(f) > 100 {
+			f = strings.ToValidUTF8(f[:100], "")
+		}
+		out = append(out, f)
+		if len(out) == maxSearchTerms {
+			break
+		}
+	}
+	return out
+}
+
+// fts5Query turns words into an FTS5 query: each word a quoted phrase (so
+// no input is syntax: quotes are doubled, OR/NOT/NEAR/* are just text),
+// all required, the last matching as a prefix.
+func fts5Query(terms []string) string {
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteByte('"')
+		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteByte('"')
+		if i == len(terms)-1 {
+			b.WriteByte('*')
+		}
+	}
+	return b.String()
+}
+
+// lastPrefixToken is the last word when it is one run of letters and
+// digits, the only shape PostgreSQL can match as a prefix safely.
+func lastPrefixToken(t string) (string, bool) {
+	for _, r := range t {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return "", false
+		}
+	}
+	return t, true
+}
+
+// pgTSQuery builds the tsquery expression for terms with $n parameters
+// from next on: each word through phraseto_tsquery (PostgreSQL's own
+// parser, so "38.5%" or "FB-US-0001" split as they were indexed), the last
+// also as a prefix when it is a plain word.
+func pgTSQuery(terms []string, next int) (string, []any) {
+	var parts []string
+	var args []any
+	for i, t := range terms {
+		p := "phraseto_tsquery('english', $" + strconv.Itoa(next) + ")"
+		args = append(args, t)
+		next++
+		if i == len(terms)-1 {
+			if tok, ok := lastPrefixToken(t); ok {
+				p = "(" + p + " || to_tsquery('english', $" + strconv.Itoa(next) + "))"
+				args = append(args, "'"+strings.ReplaceAll(tok, "'", "''")+"':*")
+				next++
+			}
+		}
+		parts = append(parts, p)
+	}
+	return "(" + strings.Join(parts, " && ") + ")", args
+}
+
+// searchFilters appends the filter conditions on search_docs d.
+func searchFilters(q fairbalance.SearchQuery, ph func(v any) string) string {
+	var b strings.Builder
+	if len(q.Kinds) > 0 {
+		b.WriteString(" AND d.kind IN (")
+		for i, k := range q.Kinds {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(ph(k))
+		}
+		b.WriteString(")")
+	}
+	for _, f := range []struct{ col, v string }{{"status", q.Status}, {"type", q.Type}, {"product_id", q.ProductID}, {"owner_id", q.OwnerID}, {"market", q.Market}} {
+		if f.v != "" {
+			b.WriteString(" AND d." + f.col + " = " + ph(f.v))
+		}
+	}
+	return b.String()
+}
+
+// headlineOptions are ts_headline's options for snippets marked like FTS5's.
+const headlineOptions = "StartSel=" + fairbalance.SnippetStart + ", StopSel=" + fairbalance.SnippetEnd +
+	", MaxWords=24, MinWords=10, ShortWord=2, MaxFragments=2, FragmentDelimiter=\" … \""
+
+// SearchContent implements fairbalance.SearchStore.
+func (q *querier) SearchContent(ctx context.Context, orgID string, s fairbalance.SearchQuery) ([]fairbalance.SearchHit, error) {
+	terms := searchTerms(s.Text)
+	if len(terms) == 0 {
+		return []fairbalance.SearchHit{}, nil
+	}
+	limit := s.Limit
+	if limit <= 0 || limit > 100 {
+		limit = 20
+	}
+	var query string
+	var args []any
+	if q.d.postgres {
+		tsq, targs := pgTSQuery(terms, 1)
+		args = append(args, targs...)
+		ph := func(v any) string {
+			args = append(args, v)
+			return "$" + strconv.Itoa(len(args))
+		}
+		org := ph(orgID)
+		filters := searchFilters(s, ph)
+		lim := ph(limit)
+		opts := ph(headlineOptions)
+		// Rank every match, then build headlines for the page only:
+		// ts_headline re-parses the text, the costly part.
+		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
+  CASE WHEN to_tsvector('english', left(d.body, 100000)) @@ t.q
+    THEN ts_headline('english', left(d.body, 100000), t.q, ` + opts + `)
+    ELSE ts_headline('english', d.title, t.q, ` + opts + `) END,
+  t.r
+FROM (SELECT d.id, ts_rank_cd(d.tsv, x.q) AS r, x.q
+  FROM (SELECT ` + tsq + ` AS q) x, search_docs d
+  WHERE d.tsv @@ x.q AND d.org_id = ` + org + filters + `
+  ORDER BY r DESC, d.id
+  LIMIT ` + lim + `) t
+JOIN search_docs d ON d.id = t.id
+ORDER BY t.r DESC, d.id`
+	} else {
+		args = append(args, fts5Query(terms), orgID)
+		ph := func(v any) string {
+			args = append(args, v)
+			return "?"
+		}
+		filters := searchFilters(s, ph)
+		args = append(args, limit)
+		// CROSS JOIN keeps the full-text match as the outer loop. Weights:
+		// a match in the title counts eight times one in the body.
+		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
+  snippet(search_fts, -1, char(57344), char(57345), '…', 16),
+  -bm25(search_fts, 8.0, 1.0) AS r
+FROM search_fts CROSS JOIN search_docs d ON d.id = search_fts.rowid
+WHERE search_fts MATCH ? AND d.org_id = ?` + filters + `
+ORDER BY r DESC, d.id
+LIMIT ?`
+	}
+	rows, err := q.query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []fairbalance.SearchHit{}
+	for rows.Next() {
+		var h fairbalance.SearchHit
+		if err := rows.Scan(&h.Kind, &h.ID, &h.Title, &h.Subtitle, &h.Status, &h.Snippet, &h.Rank); err != nil {
+			return nil, translate(err)
+		}
+		h.Snippet = tidySnippet(h.Snippet)
+		if h.Kind == fairbalance.SearchAsset {
+			h.AssetID = h.ID
+		}
+		out = append(out, h)
+	}
+	return out, translate(rows.Err())
+}
+
+// tidySnippet makes page breaks and line breaks plain spaces and collapses
+// runs of white space, keeping the match markers.
+func tidySnippet(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

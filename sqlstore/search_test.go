@@ -1,0 +1,93 @@
+package sqlstore_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"fairbalance"
+	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/storetest"
+)
+
+// The search index follows the content tables through triggers, and no
+// input reaches the full-text engine as syntax.
+func TestSearchStore(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			db := storetest.Open(t, backend)
+			ctx := context.Background()
+			now := time.Now().UTC()
+			err := db.Tx(ctx, func(tx fairbalance.Tx) error {
+				for _, id := range []string{"org-a", "org-b"} {
+					if err := tx.CreateOrg(ctx, &fairbalance.Org{ID: id, Name: id, CreatedAt: now, UpdatedAt: now}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var assets []sqlstore.BulkAsset
+			for i, text := range []string{
+				"Velostatin reduced LDL-C by 38.5% (p < 0.001) in LIPID-7.\fSecond page: myalgia was rare.",
+				"Tiotrazole inhalation powder improved FEV1 by 120 mL.",
+				"Le café crème — naïve façade; 日本語のテキスト; emoji 🙂 end. \uE000not a marker\uE001",
+			} {
+				assets = append(assets, sqlstore.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: "org-a",
+					Title: fmt.Sprintf("Asset number %d", i), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("FB-US-%04d", i+1), Status: "draft", Text: text})
+			}
+			assets = append(assets, sqlstore.BulkAsset{ID: "asset-b", VersionID: "v-b", OrgID: "org-b", Title: "Velostatin elsewhere", Type: "email", Audience: "hcp", JobCode: "FB-US-0001", Status: "draft", Text: "velostatin"})
+			if err := db.BulkInsertAssetsForTest(ctx, assets); err != nil {
+				t.Fatal(err)
+			}
+			find := func(text string) []fairbalance.SearchHit {
+				t.Helper()
+				hits, err := db.View().SearchContent(ctx, "org-a", fairbalance.SearchQuery{Text: text, Limit: 10})
+				if err != nil {
+					t.Fatalf("search %q: %v", text, err)
+				}
+				return hits
+			}
+			if hits := find("velostatin"); len(hits) != 1 || hits[0].ID != "asset-0" || hits[0].AssetID != "asset-0" || hits[0].Kind != "asset" || hits[0].Rank <= 0 {
+				t.Fatalf("velostatin: %+v", hits)
+			}
+			hits := find("myalgia")
+			if len(hits) != 1 || !strings.Contains(hits[0].Snippet, fairbalance.SnippetStart+"myalgia"+fairbalance.SnippetEnd) || strings.ContainsAny(hits[0].Snippet, "\f\n") {
+				t.Fatalf("snippet: %+v", hits)
+			}
+			if hits := find("marker"); len(hits) != 1 || strings.Count(hits[0].Snippet, fairbalance.SnippetStart) != 1 {
+				t.Fatalf("markers in the text must not reach snippets: %+v", hits)
+			}
+			for q, want := range map[string]int{"fb-us-0002": 1, "FB-US": 3, "tiotra": 1, "inhalation pow": 1, "38.5%": 1, "LDL-C": 1, "café": 1, "façade": 1, "nothing-like-this": 0} {
+				if got := len(find(q)); got != want {
+					t.Errorf("%q: %d hits, want %d", q, got, want)
+				}
+			}
+			for _, q := range []string{`"`, `""`, `" OR "`, `OR`, `AND NOT`, `NEAR(a b, 2)`, `*`, `^`, `a*b*`, `title:x`, `{title body}:x`, `-x`, `x:*`, `x & y | !z`, `<->`, `(`, `)`,
+				`'`, `''`, `\`, "\x00", "\uE000", "🙂", "日本語", `%_`, strings.Repeat(`"a" `, 50), strings.Repeat("é", 300)} {
+				if _, err := db.View().SearchContent(ctx, "org-a", fairbalance.SearchQuery{Text: q, Limit: 5}); err != nil {
+					t.Errorf("%q: %v", q, err)
+				}
+			}
+			// A new current version replaces the indexed text.
+			err = db.TamperForTest(ctx, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, sha256, page_count, change_note, created_by, created_at, updated_at)
+VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilator wording.', '[]', 'x', 1, 'second', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00')`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(find("bronchodilator")) != 0 {
+				t.Fatal("a version that is not current was indexed")
+			}
+			if err := db.TamperForTest(ctx, `UPDATE assets SET current_version_id = 'v-1b', current_version_number = 2 WHERE id = 'asset-1'`); err != nil {
+				t.Fatal(err)
+			}
+			if len(find("bronchodilator")) != 1 || len(find("tiotrazole")) != 0 {
+				t.Fatal("the current version's text is not the indexed one")
+			}
+		})
+	}
+}
