@@ -168,6 +168,10 @@ func (s *S3) Temporaries(ctx context.Context) ([]string, error) {
 		out = append(out, o.Key)
 	}
 	for u := range s.c.ListIncompleteUploads(ctx, s.bucket, s.tmpPrefix(), true) {
+		if minio.ToErrorResponse(u.Err).Code == "NoSuchUpload" {
+			// Some stores (gofakes3) answer so when there are none.
+			break
+		}
 		if u.Err != nil {
 			return nil, u.Err
 		}

@@ -57,6 +57,7 @@ func (a *API) Handler() http.Handler {
 	mux.Handle("DELETE /storage/v1/bucket/{id}", a.withCaller(a.handleDeleteBucket))
 	mux.Handle("POST /storage/v1/bucket/{id}/empty", a.withCaller(a.handleEmptyBucket))
 	mux.Handle("POST /storage/v1/object/list/{bucket}", a.withCaller(a.handleList))
+	mux.Handle("POST /storage/v1/object/list-v2/{bucket}", a.withCaller(a.handleListV2))
 	mux.Handle("POST /storage/v1/object/move", a.withCaller(a.handleMove))
 	mux.Handle("POST /storage/v1/object/copy", a.withCaller(a.handleCopy))
 	mux.Handle("POST /storage/v1/object/sign/{bucket}", a.withCaller(a.handleSignMany))

@@ -1,7 +1,751 @@
 package service
 
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/microcosm-cc/bluemonday"
+	"golang.org/x/net/html"
+
+	"fairbalance"
+	"fairbalance/auth"
+	"fairbalance/pdftext"
+)
+
 // Refusals of the content functions, as the contract words them.
 const (
 	msgInReview = "This asset is in review; withdraw it before adding a version."
 	msgArchived = "Archived assets cannot change."
 )
+
+// Content holds the content functions (/rest/v1/rpc): prepare_upload,
+// create_asset, add_asset_version, archive_asset, attach_reference_file
+// and content_counts. Each change runs in one transaction with its audit
+// entry; reading and extracting an uploaded file happens before the
+// transaction opens, since a large PDF takes seconds.
+type Content struct {
+	storage *Storage
+	// Now is the clock.
+	Now    func() time.Time
+	policy *bluemonday.Policy
+}
+
+// NewContent returns the content functions. storage reaches the product
+// buckets; it may be nil where the functions are only described (gen types).
+func NewContent(storage *Storage) *Content {
+	return &Content{storage: storage, Now: func() time.Time { return time.Now().UTC() }, policy: authoredPolicy()}
+}
+
+var (
+	moduleIDPattern   = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	moduleKindPattern = regexp.MustCompile(`^(claim|isi|disclaimer|copy|image)$`)
+	codeLangPattern   = regexp.MustCompile(`^language-[A-Za-z0-9_+-]{1,40}$`)
+)
+
+// authoredPolicy is the sanitiser of authored versions: what TipTap's
+// StarterKit produces (paragraphs, three heading levels, marks, code,
+// quotes, lists, rules, links to http, https and mailto) and the module
+// marks <span data-module-id data-module-kind>. Everything else — scripts,
+// event handlers, styles, javascript: URLs — is dropped.
+func authoredPolicy() *bluemonday.Policy {
+	p := bluemonday.NewPolicy()
+	p.AllowElements("p", "h1", "h2", "h3", "strong", "em", "u", "s", "code", "pre", "blockquote", "ul", "ol", "li", "br", "hr")
+	p.AllowAttrs("href").OnElements("a")
+	p.AllowURLSchemes("http", "https", "mailto")
+	p.RequireParseableURLs(true)
+	p.AddTargetBlankToFullyQualifiedLinks(true) // also adds rel="noopener"
+	p.RequireNoReferrerOnFullyQualifiedLinks(false)
+	p.AllowAttrs("start").Matching(regexp.MustCompile(`^[0-9]{1,6}$`)).OnElements("ol")
+	p.AllowAttrs("class").Matching(codeLangPattern).OnElements("code")
+	p.AllowAttrs("data-module-id").Matching(moduleIDPattern).OnElements("span")
+	p.AllowAttrs("data-module-kind").Matching(moduleKindPattern).OnElements("span")
+	return p
+}
+
+// SanitizeAuthored returns the sanitised HTML of an authored version, its
+// plain text (blocks separated by newlines) and the module ids it marks.
+func (ct *Content) SanitizeAuthored(raw string) (clean, text string, modules []string) {
+	clean = ct.policy.Sanitize(raw)
+	text, modules = htmlText(clean)
+	return clean, text, modules
+}
+
+// blockElements end a line of the plain text.
+var blockElements = map[string]bool{"p": true, "h1": true, "h2": true, "h3": true, "pre": true, "blockquote": true, "ul": true, "ol": true, "li": true, "hr": true}
+
+// htmlText walks sanitised HTML: its text with a newline at every block
+// boundary and <br>, and the distinct data-module-id values in order.
+func htmlText(s string) (string, []string) {
+	var b strings.Builder
+	var modules []string
+	seen := map[string]bool{}
+	newline := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	z := html.NewTokenizer(strings.NewReader(s))
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return strings.TrimSpace(b.String()), modules
+		case html.TextToken:
+			b.Write(z.Text())
+		case html.StartTagToken, html.SelfClosingTagToken, html.EndTagToken:
+			name, hasAttr := z.TagName()
+			tag := string(name)
+			if tag == "br" {
+				b.WriteByte('\n')
+				continue
+			}
+			if blockElements[tag] {
+				newline()
+			}
+			for hasAttr {
+				var k, v []byte
+				k, v, hasAttr = z.TagAttr()
+				if string(k) == "data-module-id" {
+					id := strings.ToLower(string(v))
+					if !seen[id] {
+						seen[id] = true
+						modules = append(modules, id)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Functions are the content functions.
+func (ct *Content) Functions() []*FunctionSpec {
+	return []*FunctionSpec{
+		{Name: "prepare_upload", Args: []string{"bucket", "file_name", "content_type", "size"}, Call: ct.prepareUpload},
+		{Name: "create_asset", Args: []string{"title", "type", "product_id", "audience", "channel", "market", "job_code", "expires_at",
+			"content_json", "content_html", "file_path", "file_name", "change_note"}, Prepare: ct.prepareFile("asset-files"), Call: ct.createAsset},
+		{Name: "add_asset_version", Args: []string{"asset_id", "content_json", "content_html", "file_path", "file_name", "change_note"},
+			Prepare: ct.prepareFile("asset-files"), Call: ct.addAssetVersion},
+		{Name: "archive_asset", Args: []string{"asset_id"}, Call: ct.archiveAsset},
+		{Name: "attach_reference_file", Args: []string{"reference_id", "file_path", "file_name"}, Prepare: ct.prepareFile("reference-files"), Call: ct.attachReferenceFile},
+		{Name: "content_counts", ReadOnly: true, Call: ct.contentCounts},
+	}
+}
+
+// refuseWriter refuses callers who may not write content.
+func refuseWriter(c Caller) error {
+	switch {
+	case c.Demo:
+		return demoRefusal()
+	case !c.writesContent() && !(c.Service() && c.OrgID != ""):
+		return denied(c, "Only owners, admins and marketers change content.")
+	}
+	return nil
+}
+
+func notFound(what string) error {
+	return pgErr(http.StatusNotFound, "P0002", what+" not found", "", "")
+}
+
+// mimeExtensions are the file name extensions of the product buckets'
+// types; the server names every object <org_id>/<uuid>.<ext>.
+var mimeExtensions = map[string]string{"application/pdf": "pdf", "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+
+var serverPathPattern = regexp.MustCompile(`^[^/]+/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(pdf|png|jpg|webp)$`)
+
+func argInt(args map[string]any, k string) (int64, bool) {
+	switch v := args[k].(type) {
+	case float64:
+		if v == float64(int64(v)) {
+			return int64(v), true
+		}
+	case json.Number:
+		n, err := v.Int64()
+		return n, err == nil
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		return n, err == nil
+	}
+	return 0, false
+}
+
+// prepareUpload issues the signed upload URL of a new object in a product
+// bucket, under a name the server chooses in the caller's organisation.
+func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	if ct.storage == nil {
+		return nil, internal(errors.New("content: no storage configured"))
+	}
+	bucket := argString(args, "bucket")
+	b, err := tx.BucketByID(ctx, bucket)
+	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && !b.ServerPaths) {
+		return nil, raise("Files are uploaded here only to asset-files or reference-files.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	name := argString(args, "file_name")
+	if name == "" || utf8.RuneCountInString(name) > 255 {
+		return nil, raise("The file needs a name of at most 255 characters.")
+	}
+	limit, types := ct.storage.Limits(b)
+	essence, _, _ := strings.Cut(strings.ToLower(argString(args, "content_type")), ";")
+	essence = strings.TrimSpace(essence)
+	ext, known := mimeExtensions[essence]
+	if !known || !mimeAllowed(types, essence) {
+		return nil, raise("Only PDF, PNG, JPEG and WebP files can be uploaded.")
+	}
+	size, ok := argInt(args, "size")
+	if !ok || size <= 0 {
+		return nil, raise("The file is empty.")
+	}
+	if size > limit {
+		return nil, raise(fmt.Sprintf("The file is larger than the limit of %d MB.", limit>>20))
+	}
+	path := c.OrgID + "/" + auth.NewUUID() + "." + ext
+	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"bucket": b.ID, "path": path, "token": token,
+		"signed_url": "/storage/v1/object/upload/sign/" + b.ID + "/" + path + "?token=" + url.QueryEscape(token)}, nil
+}
+
+// preparedFile is an uploaded file read before the transaction: its
+// object, checksum and page texts.
+type preparedFile struct {
+	object   *fairbalance.StoredObject
+	mimetype string // the essence
+	sha256   string
+	pages    []string
+	pageNum  int
+}
+
+// preparedKey is where Prepare leaves the file for Call (clients cannot
+// send it: arguments are checked against the declared names first).
+const preparedKey = "_file"
+
+// prepareFile reads the file named by file_path in bucket, if any: it
+// must be an object of the caller's organisation there; its bytes are
+// checksummed and, for a PDF, their text extracted page by page.
+func (ct *Content) prepareFile(bucket string) func(ctx context.Context, c Caller, args map[string]any) error {
+	return func(ctx context.Context, c Caller, args map[string]any) error {
+		path := argString(args, "file_path")
+		if path == "" {
+			return nil
+		}
+		if err := refuseWriter(c); err != nil {
+			return err
+		}
+		f, err := ct.readFile(ctx, c, bucket, path)
+		if err != nil {
+			return err
+		}
+		args[preparedKey] = f
+		return nil
+	}
+}
+
+func (ct *Content) readFile(ctx context.Context, c Caller, bucket, path string) (*preparedFile, error) {
+	missing := raise("The uploaded file was not found; upload it again.")
+	if ct.storage == nil {
+		return nil, internal(errors.New("content: no storage configured"))
+	}
+	if !serverPathPattern.MatchString(path) || !strings.HasPrefix(path, c.OrgID+"/") {
+		return nil, missing
+	}
+	o, err := ct.storage.store.View().ObjectByName(ctx, bucket, path)
+	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && o.OrgID != c.OrgID) {
+		return nil, missing
+	}
+	if err != nil {
+		return nil, err
+	}
+	essence, _, _ := strings.Cut(o.MimeType, ";")
+	f := &preparedFile{object: o, mimetype: strings.TrimSpace(strings.ToLower(essence)), pages: []string{}, pageNum: 1}
+	if _, ok := mimeExtensions[f.mimetype]; !ok {
+		return nil, raise("Only PDF, PNG, JPEG and WebP files can be used.")
+	}
+	blob, err := ct.storage.Blob(ctx, o)
+	if err != nil {
+		if fairbalance.AsError(err) != nil {
+			return nil, missing
+		}
+		return nil, err
+	}
+	defer blob.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.NewSectionReader(blob, 0, blob.Size())); err != nil {
+		return nil, err
+	}
+	f.sha256 = hex.EncodeToString(h.Sum(nil))
+	if o.SHA256 != "" && o.SHA256 != f.sha256 {
+		return nil, internal(fmt.Errorf("content: object %s: checksum %s, stored %s", o.ID, f.sha256, o.SHA256))
+	}
+	if f.mimetype == "application/pdf" {
+		doc, err := pdftext.Extract(blob, blob.Size())
+		if err != nil {
+			return nil, raise(err.Error())
+		}
+		f.pages, f.pageNum = doc.Pages, len(doc.Pages)
+	}
+	return f, nil
+}
+
+// versionInput is the content of a new version: authored (HTML) or a file.
+type versionInput struct {
+	contentJSON any
+	contentHTML *string
+	file        *preparedFile
+	fileName    string
+	changeNote  string
+}
+
+func versionArgs(args map[string]any) (*versionInput, error) {
+	in := &versionInput{contentJSON: args["content_json"], changeNote: argString(args, "change_note")}
+	if s, ok := args["content_html"].(string); ok {
+		in.contentHTML = &s
+	}
+	in.file, _ = args[preparedKey].(*preparedFile)
+	hasFile := argString(args, "file_path") != ""
+	if (in.contentHTML != nil) == hasFile {
+		return nil, raise("Give either the composed content (content_html) or an uploaded file (file_path), not both.")
+	}
+	if hasFile && in.file == nil {
+		return nil, raise("The uploaded file was not found; upload it again.")
+	}
+	in.fileName = argString(args, "file_name")
+	if utf8.RuneCountInString(in.fileName) > 255 {
+		return nil, raise("The file name is longer than 255 characters.")
+	}
+	if in.contentHTML != nil && len(*in.contentHTML) > 2<<20 {
+		return nil, raise("The content is too long (at most 2 MB of HTML).")
+	}
+	if utf8.RuneCountInString(in.changeNote) > 1000 {
+		return nil, raise("The change note is longer than 1000 characters.")
+	}
+	return in, nil
+}
+
+// newVersion builds and inserts version number n of asset (in org),
+// recording its modules, and returns the row as asset_versions serves it.
+func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c Caller, assetID string, n int64, in *versionInput, now time.Time) (map[string]any, error) {
+	id := auth.NewUUID()
+	v := map[string]any{"id": id, "org_id": c.OrgID, "asset_id": assetID, "number": n, "content_json": nil, "content_html": nil,
+		"file_bucket": nil, "file_path": nil, "file_name": nil, "mimetype": nil, "file_size": nil, "page_count": int64(1),
+		"change_note": in.changeNote, "submitted_at": nil, "created_by": c.UserID, "created_at": now, "updated_at": now}
+	var modules []string
+	if in.contentHTML != nil {
+		clean, text, mods := ct.SanitizeAuthored(*in.contentHTML)
+		if strings.TrimSpace(text) == "" && !strings.Contains(clean, "<hr") {
+			return nil, raise("The content is empty.")
+		}
+		sum := sha256.Sum256([]byte(clean))
+		v["kind"], v["content_html"], v["plain_text"], v["sha256"] = "authored", clean, text, hex.EncodeToString(sum[:])
+		v["page_texts"] = string(mustRaw([]string{text}))
+		if in.contentJSON != nil {
+			if _, isObj := in.contentJSON.(map[string]any); !isObj {
+				return nil, raise("content_json must be the editor's JSON document (an object).")
+			}
+			v["content_json"] = string(mustRaw(in.contentJSON))
+		}
+		modules = mods
+	} else {
+		f := in.file
+		// The object must still be there, unchanged, now that the
+		// transaction holds the state that will be committed.
+		o, err := tx.ObjectByName(ctx, f.object.BucketID, f.object.Name)
+		if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && (o.ID != f.object.ID || o.BlobKey != f.object.BlobKey)) {
+			return nil, raise("The uploaded file changed while it was being read; try again.")
+		}
+		if err != nil {
+			return nil, err
+		}
+		name := in.fileName
+		if name == "" {
+			name = o.Name[strings.LastIndex(o.Name, "/")+1:]
+		}
+		v["kind"], v["file_bucket"], v["file_path"], v["file_name"] = "file", o.BucketID, o.Name, name
+		v["mimetype"], v["file_size"], v["sha256"], v["page_count"] = f.mimetype, o.Size, f.sha256, int64(f.pageNum)
+		v["plain_text"], v["page_texts"] = strings.Join(f.pages, "\f"), string(mustRaw(f.pages))
+	}
+	// Module marks must name modules of the organisation.
+	if len(modules) > 0 {
+		ids := make([]any, len(modules))
+		for i, m := range modules {
+			ids[i] = m
+		}
+		rows, err := readDBRows(ctx, tx, "modules", and(condIn("id", ids), condEq("org_id", c.OrgID)), 0, selCol("id", fairbalance.TypeText))
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) != len(modules) {
+			return nil, raise("The content holds a module that does not exist in your organisation.")
+		}
+	}
+	row, err := insertRow(ctx, tx, AssetVersionsTable(), v)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range modules {
+		if _, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: "version_modules", Columns: []string{"version_id", "module_id", "asset_id", "org_id", "created_at"},
+			Rows: []map[string]any{{"version_id": id, "module_id": m, "asset_id": assetID, "org_id": c.OrgID, "created_at": now}}}); err != nil {
+			return nil, err
+		}
+	}
+	return row, nil
+}
+
+// insertRow inserts one row (every column of t given, in database names)
+// and returns it as t serves it.
+func insertRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, row map[string]any) (map[string]any, error) {
+	cols := make([]string, 0, len(row))
+	for _, c := range t.Columns {
+		if _, ok := row[c.Name]; ok {
+			cols = append(cols, c.db())
+		}
+	}
+	raw, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{row}, Returning: allColumns(t)})
+	if err != nil {
+		return nil, err
+	}
+	return oneRow(raw)
+}
+
+func oneRow(raw json.RawMessage) (map[string]any, error) {
+	var rows []map[string]any
+	if err := json.Unmarshal(raw, &rows); err != nil {
+		return nil, err
+	}
+	if len(rows) != 1 {
+		return nil, fmt.Errorf("content: %d rows where one was expected", len(rows))
+	}
+	return rows[0], nil
+}
+
+// lockedRow reads one row of t in the caller's organisation (nil when
+// there is none); on PostgreSQL the row is not locked, so changes that
+// depend on it update it with a condition on what was read.
+func orgRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id string) (map[string]any, error) {
+	if !auth.IsUUID(id) {
+		return nil, nil
+	}
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: and(condEq("id", strings.ToLower(id)), condEq("org_id", c.OrgID)), Limit: 1})
+	if err != nil {
+		return nil, err
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(raw, &rows); err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return rows[0], nil
+}
+
+// updateRow sets values on the row id of t when cond (on its current
+// values) still holds, and returns it as t serves it; nil when cond no
+// longer holds (a concurrent change).
+func updateRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, id string, values map[string]any, cond *fairbalance.Cond) (map[string]any, error) {
+	var cols []string
+	for k := range values {
+		cols = append(cols, k)
+	}
+	raw, n, err := tx.Update(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{values}, Where: and(condEq("id", id), cond), Returning: allColumns(t)})
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	return oneRow(raw)
+}
+
+// auditContent appends the audit entry of a content function.
+func auditContent(ctx context.Context, tx fairbalance.Tx, c Caller, action, objectType, id string, before, after any) error {
+	e := &fairbalance.AuditEntry{Action: action, ObjectType: objectType, ObjectID: id, Meta: mustRaw(map[string]any{"via": "data_api"})}
+	if before != nil {
+		e.Before = mustRaw(before)
+	}
+	if after != nil {
+		e.After = mustRaw(after)
+	}
+	return appendAudit(ctx, tx, c, e)
+}
+
+// auditVersion is a version as its audit entry records it: without the
+// content itself, which the version row keeps.
+func auditVersion(v map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, x := range v {
+		switch k {
+		case "content_json", "content_html", "plain_text", "page_texts":
+		default:
+			out[k] = x
+		}
+	}
+	return out
+}
+
+var jobCodeMarket = regexp.MustCompile(`[^A-Z0-9]+`)
+
+// nextJobCode is FB-<MARKET>-<NNNN>, NNNN the number of the organisation's
+// assets plus one, raised past any code already taken.
+func nextJobCode(ctx context.Context, tx fairbalance.Tx, c Caller, market string) (string, error) {
+	m := jobCodeMarket.ReplaceAllString(strings.ToUpper(market), "")
+	if m == "" {
+		m = "GLOBAL"
+	}
+	if len(m) > 10 {
+		m = m[:10]
+	}
+	_, n, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: "assets", Columns: []fairbalance.SelectColumn{selCol("id", fairbalance.TypeText)}, Where: condEq("org_id", c.OrgID), Limit: -1, Count: true})
+	if err != nil {
+		return "", err
+	}
+	for i := n + 1; ; i++ {
+		code := fmt.Sprintf("FB-%s-%04d", m, i)
+		taken, err := jobCodeTaken(ctx, tx, c, code)
+		if err != nil || !taken {
+			return code, err
+		}
+	}
+}
+
+func jobCodeTaken(ctx context.Context, tx fairbalance.Tx, c Caller, code string) (bool, error) {
+	rows, err := readDBRows(ctx, tx, "assets", and(condEq("org_id", c.OrgID), condEq("job_code", code)), 1, selCol("id", fairbalance.TypeText))
+	return len(rows) > 0, err
+}
+
+var jobCodePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,49}$`)
+
+// createAsset creates an asset with its first version.
+func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	now := ct.Now()
+	a := map[string]any{"id": auth.NewUUID(), "org_id": c.OrgID, "title": argString(args, "title"), "type": argString(args, "type"),
+		"product_id": nil, "audience": argString(args, "audience"), "channel": argString(args, "channel"), "market": argString(args, "market"),
+		"owner_id": c.UserID, "status": "draft", "current_version_number": int64(1), "approved_version_id": nil, "expires_at": nil,
+		"created_by": c.UserID, "created_at": now, "updated_at": now}
+	if p := argString(args, "product_id"); p != "" {
+		if !auth.IsUUID(p) {
+			return nil, fkViolation("assets", "assets_product_id_fkey", "The product does not exist in your organisation.")
+		}
+		a["product_id"] = strings.ToLower(p)
+	}
+	if e := argString(args, "expires_at"); e != "" {
+		a["expires_at"] = e
+	}
+	if err := checkAssetFields(fieldCheck{table: "assets", row: a, all: true}); err != nil {
+		return nil, err
+	}
+	if err := orgRef(ctx, tx, c, "assets", a, "product_id", "products", "product"); err != nil {
+		return nil, err
+	}
+	in, err := versionArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	code := argString(args, "job_code")
+	if code == "" {
+		if code, err = nextJobCode(ctx, tx, c, argString(args, "market")); err != nil {
+			return nil, err
+		}
+	} else {
+		if !jobCodePattern.MatchString(code) {
+			return nil, checkViolation("assets", "assets_job_code_check", "A job code has 1 to 50 letters, digits, spaces and . _ / - characters.")
+		}
+		taken, err := jobCodeTaken(ctx, tx, c, code)
+		if err != nil {
+			return nil, err
+		}
+		if taken {
+			return nil, uniqueViolation("assets", "assets_org_id_job_code_key", fmt.Sprintf("The job code %s is already used in your organisation.", code))
+		}
+	}
+	a["job_code"] = code
+	// The asset first (the version refers to it), pointing at the version
+	// inserted next in the same transaction.
+	a["current_version_id"] = nil
+	asset, err := insertRow(ctx, tx, AssetsTable(), a)
+	if err != nil {
+		return nil, err
+	}
+	v, err := ct.newVersion(ctx, tx, c, str(asset, "id"), 1, in, now)
+	if err != nil {
+		return nil, err
+	}
+	if asset, err = updateRow(ctx, tx, AssetsTable(), str(asset, "id"), map[string]any{"current_version_id": v["id"]}, nil); err != nil {
+		return nil, err
+	}
+	if err := auditContent(ctx, tx, c, "asset_created", "assets", str(asset, "id"), nil, map[string]any{"asset": asset, "version": auditVersion(v)}); err != nil {
+		return nil, err
+	}
+	return asset, nil
+}
+
+// addAssetVersion adds the next version of an asset and makes it current.
+func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	asset, err := orgRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"))
+	if err != nil {
+		return nil, err
+	}
+	if asset == nil {
+		return nil, notFound("Asset")
+	}
+	switch str(asset, "status") {
+	case "in_review":
+		return nil, raise(msgInReview)
+	case "archived":
+		return nil, raise(msgArchived)
+	}
+	in, err := versionArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	if in.changeNote == "" {
+		return nil, raise("Describe what changed in this version (a change note of 1 to 1000 characters).")
+	}
+	prev, _ := asset["current_version_number"].(float64)
+	n := int64(prev) + 1
+	now := ct.Now()
+	v, err := ct.newVersion(ctx, tx, c, str(asset, "id"), n, in, now)
+	if err != nil {
+		return nil, err
+	}
+	// Conditional on the number read: a concurrent version makes this one
+	// fail rather than both claiming to be current.
+	after, err := updateRow(ctx, tx, AssetsTable(), str(asset, "id"),
+		map[string]any{"current_version_id": v["id"], "current_version_number": n, "updated_at": now},
+		and(condEq("current_version_number", int64(prev)), &fairbalance.Cond{Column: "status", Operator: "in", Values: []any{"in_review", "archived"}, Negated: true}))
+	if err != nil {
+		return nil, err
+	}
+	if after == nil {
+		return nil, raise("The asset changed meanwhile; reload it and try again.")
+	}
+	if err := auditContent(ctx, tx, c, "asset_version_created", "asset_versions", str(v, "id"), nil, auditVersion(v)); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// archiveAsset archives an asset: it stays readable and never changes again.
+func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	asset, err := orgRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"))
+	if err != nil {
+		return nil, err
+	}
+	if asset == nil {
+		return nil, notFound("Asset")
+	}
+	if str(asset, "status") == "archived" {
+		return asset, nil
+	}
+	after, err := updateRow(ctx, tx, AssetsTable(), str(asset, "id"), map[string]any{"status": "archived", "updated_at": ct.Now()}, condEq("status", str(asset, "status")))
+	if err != nil {
+		return nil, err
+	}
+	if after == nil {
+		return nil, raise("The asset changed meanwhile; reload it and try again.")
+	}
+	if err := auditContent(ctx, tx, c, "asset_archived", "assets", str(asset, "id"), asset, after); err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// attachReferenceFile sets (or replaces) the PDF of a reference with its
+// extracted pages.
+func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	ref, err := orgRow(ctx, tx, c, ReferencesTable(), argString(args, "reference_id"))
+	if err != nil {
+		return nil, err
+	}
+	if ref == nil {
+		return nil, notFound("Reference")
+	}
+	f, _ := args[preparedKey].(*preparedFile)
+	if f == nil {
+		return nil, raise("Upload the reference's file first (file_path).")
+	}
+	o, err := tx.ObjectByName(ctx, f.object.BucketID, f.object.Name)
+	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && o.ID != f.object.ID) {
+		return nil, raise("The uploaded file changed while it was being read; try again.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	name := argString(args, "file_name")
+	if name == "" {
+		name = o.Name[strings.LastIndex(o.Name, "/")+1:]
+	}
+	if utf8.RuneCountInString(name) > 255 {
+		return nil, raise("The file name is longer than 255 characters.")
+	}
+	after, err := updateRow(ctx, tx, ReferencesTable(), str(ref, "id"), map[string]any{
+		"file_bucket": o.BucketID, "file_path": o.Name, "file_name": name, "sha256": f.sha256, "page_count": int64(f.pageNum),
+		"page_texts": string(mustRaw(f.pages)), "plain_text": strings.Join(f.pages, "\f"), "updated_at": ct.Now()}, nil)
+	if err != nil {
+		return nil, err
+	}
+	brief := func(r map[string]any) map[string]any {
+		return map[string]any{"id": r["id"], "file_path": r["file_path"], "file_name": r["file_name"], "sha256": r["sha256"], "page_count": r["page_count"]}
+	}
+	if err := auditContent(ctx, tx, c, "reference_file_attached", "references", str(ref, "id"), brief(ref), brief(after)); err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// contentCounts counts the organisation's assets (and by status),
+// modules, claims and references, for the Hub's tab badges.
+func (ct *Content) contentCounts(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+	if !c.InOrg() {
+		if c.Anon() {
+			return nil, denied(c, "permission denied for function content_counts")
+		}
+		return map[string]any{"assets": 0, "modules": 0, "claims": 0, "references": 0, "by_status": map[string]int64{}}, nil
+	}
+	count := func(table string, where *fairbalance.Cond) (int64, error) {
+		_, n, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: table, Columns: []fairbalance.SelectColumn{selCol("id", fairbalance.TypeText)}, Where: where, Limit: -1, Count: true})
+		return n, err
+	}
+	org := condEq("org_id", c.OrgID)
+	out := map[string]any{}
+	for k, table := range map[string]string{"assets": "assets", "modules": "modules", "claims": "claims", "references": "content_references"} {
+		n, err := count(table, org)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = n
+	}
+	by := map[string]int64{}
+	for _, s := range AssetStatuses {
+		n, err := count("assets", and(org, condEq("status", s)))
+		if err != nil {
+			return nil, err
+		}
+		by[s] = n
+	}
+	out["by_status"] = by
+	return out, nil
+}

@@ -27,7 +27,13 @@ type FunctionSpec struct {
 	// Mails tells that the function may put mail in the outbox: the
 	// mailer is woken once its transaction has committed.
 	Mails bool
-	Call  func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error)
+	// Prepare, when set, runs after the arguments are checked and before
+	// the transaction opens: slow work (reading and extracting an uploaded
+	// file) that must not hold a transaction. It may leave results for
+	// Call in args under names beginning with "_", which no client can
+	// send (undeclared arguments are refused before).
+	Prepare func(ctx context.Context, c Caller, args map[string]any) error
+	Call    func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error)
 }
 
 // RegisterFunctions adds functions to the data API.
@@ -70,6 +76,14 @@ func (d *Data) Call(ctx context.Context, c Caller, name string, args map[string]
 	for k := range args {
 		if !contains(f.Args, k) {
 			return nil, pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, k), "", "")
+		}
+	}
+	if f.Prepare != nil {
+		if args == nil {
+			args = map[string]any{}
+		}
+		if err := f.Prepare(ctx, c, args); err != nil {
+			return nil, d.storeError(c, name, err)
 		}
 	}
 	var out any

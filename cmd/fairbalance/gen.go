@@ -19,6 +19,8 @@ func registry(store fairbalance.Store) *service.Data {
 	d.RegisterFunctions(d.RecordFunctions()...)
 	d.RegisterFunctions(d.WorkspaceFunctions()...)
 	d.RegisterFunctions(d.SearchFunctions()...)
+	// Without storage here: serve registers them again with it.
+	d.RegisterFunctions(service.NewContent(nil).Functions()...)
 	return d
 }
 

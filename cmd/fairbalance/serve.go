@@ -99,6 +99,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
 
 	storage := service.NewStorage(db, blobs, keys.Secret)
+	data.RegisterFunctions(service.NewContent(storage).Functions()...)
 
 	ui, built := web.Dist()
 	if !built {

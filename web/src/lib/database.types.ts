@@ -791,6 +791,53 @@ export type Database = {
         }
         Returns: Json
       }
+      add_asset_version: {
+        Args: {
+          asset_id: string
+          change_note: string
+          content_html: string
+          content_json: string
+          file_name: string
+          file_path: string
+        }
+        Returns: Json
+      }
+      archive_asset: {
+        Args: {
+          asset_id: string
+        }
+        Returns: Json
+      }
+      attach_reference_file: {
+        Args: {
+          file_name: string
+          file_path: string
+          reference_id: string
+        }
+        Returns: Json
+      }
+      content_counts: {
+        Args: { [_ in never]: never }
+        Returns: Json
+      }
+      create_asset: {
+        Args: {
+          audience: string
+          change_note: string
+          channel: string
+          content_html: string
+          content_json: string
+          expires_at: string
+          file_name: string
+          file_path: string
+          job_code: string
+          market: string
+          product_id: string
+          title: string
+          type: string
+        }
+        Returns: Json
+      }
       create_invite: {
         Args: {
           email: string
@@ -822,6 +869,15 @@ export type Database = {
         Args: { [_ in never]: never }
         Returns: Json
       }
+      prepare_upload: {
+        Args: {
+          bucket: string
+          content_type: string
+          file_name: string
+          size: string
+        }
+        Returns: Json
+      }
       reactivate_member: {
         Args: {
           user_id: string
@@ -843,6 +899,19 @@ export type Database = {
       revoke_session: {
         Args: {
           session_id: string
+        }
+        Returns: Json
+      }
+      search_content: {
+        Args: {
+          kinds: string
+          limit: string
+          market: string
+          owner_id: string
+          product_id: string
+          query: string
+          status: string
+          type: string
         }
         Returns: Json
       }
