@@ -13,7 +13,6 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -636,73 +635,14 @@ type ListEntry struct {
 	Object *fairbalance.StoredObject
 }
 
-// List lists the immediate children of a prefix: objects and folders.
-// It reads every object under the prefix (folders are derived from their
-// names), so its cost grows with the size of the subtree.
+// List lists the immediate children of a prefix: objects and folders
+// (list v1; see list).
 func (s *Storage) List(ctx context.Context, c Caller, bucket string, in ListInput) ([]ListEntry, error) {
 	b, err := s.bucket(ctx, s.store.View(), c, bucket)
 	if err != nil {
 		return nil, err
 	}
-	prefix := strings.Trim(in.Prefix, "/")
-	if prefix != "" {
-		prefix += "/"
-	}
-	objs, err := s.store.View().ObjectsWithPrefix(ctx, bucket, prefix+in.Search, 0)
-	if err != nil {
-		return nil, err
-	}
-	out := []ListEntry{}
-	seen := map[string]bool{}
-	for _, o := range objs {
-		if hides(c, b, o) {
-			continue
-		}
-		rest := strings.TrimPrefix(o.Name, prefix)
-		if dir, _, ok := strings.Cut(rest, "/"); ok {
-			if !seen[dir] {
-				seen[dir] = true
-				out = append(out, ListEntry{Name: dir})
-			}
-			continue
-		}
-		out = append(out, ListEntry{Name: rest, Object: o})
-	}
-	desc := strings.EqualFold(in.SortOrder, "desc")
-	key := func(e ListEntry) string {
-		if in.SortColumn == "name" || in.SortColumn == "" || e.Object == nil {
-			return e.Name
-		}
-		switch in.SortColumn {
-		case "created_at":
-			return e.Object.CreatedAt.Format(time.RFC3339Nano)
-		case "last_accessed_at":
-			return e.Object.LastAccessedAt.Format(time.RFC3339Nano)
-		default:
-			return e.Object.UpdatedAt.Format(time.RFC3339Nano)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		// Folders have no dates; they come first when sorting by a date.
-		fi, fj := out[i].Object == nil, out[j].Object == nil
-		if in.SortColumn != "" && in.SortColumn != "name" && fi != fj {
-			return fi
-		}
-		if desc {
-			return key(out[i]) > key(out[j])
-		}
-		return key(out[i]) < key(out[j])
-	})
-	limit := in.Limit
-	if limit <= 0 {
-		limit = 100
-	}
-	limit = min(limit, 1500)
-	off := max(in.Offset, 0)
-	if off >= len(out) {
-		return []ListEntry{}, nil
-	}
-	return out[off:min(off+limit, len(out))], nil
+	return s.list(ctx, c, b, in)
 }
 
 // Remove deletes the objects with exactly these names (unknown names are
