@@ -47,8 +47,8 @@ export const DiagnosticsScreen = lazy(() =>
 );
 
 export const ReviewScreen = lazy(() => import("@/features/roadmap/area-pages").then((m) => ({ default: m.ReviewPage })));
-export const ContentScreen = lazy(() => import("@/features/roadmap/area-pages").then((m) => ({ default: m.ContentPage })));
-export const AssetScreen = lazy(() => import("@/features/roadmap/area-pages").then((m) => ({ default: m.AssetPage })));
+export const ContentScreen = lazy(() => import("@/features/content/content-page").then((m) => ({ default: m.ContentPage })));
+export const AssetScreen = lazy(() => import("@/features/asset/asset-page").then((m) => ({ default: m.AssetPage })));
 export const GuidelinesScreen = lazy(() =>
   import("@/features/roadmap/area-pages").then((m) => ({ default: m.GuidelinesPage })),
 );

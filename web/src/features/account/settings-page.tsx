@@ -6,13 +6,14 @@ import { useProfile } from "@/lib/auth";
 import { isAdminRole } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { NotificationSettings } from "./notification-settings";
+import { ProductsSettingsCard } from "./products-settings";
 import { WorkspaceSettingsCard } from "./workspace-settings";
 
 /**
  * Settings (/settings and /account/settings): every member's notification
  * preferences; for owners and admins also the workspace's security
- * settings (the server refuses them to anyone else, so the section is not
- * shown to them).
+ * settings and Products & ISI (the server refuses them to anyone else, so
+ * the sections are not shown to them).
  */
 export function SettingsPage() {
   useDocumentTitle("Settings");
@@ -24,7 +25,7 @@ export function SettingsPage() {
         title="Settings"
         description={
           admin
-            ? "Your notification e-mails, and how people reach and join this workspace."
+            ? "Your notification e-mails, how people reach and join this workspace, and the products your content promotes."
             : "How Fairbalance keeps you informed."
         }
       />
@@ -32,7 +33,10 @@ export function SettingsPage() {
       {profile.isPending ? (
         <Skeleton className="h-64 w-full rounded-xl" />
       ) : admin ? (
-        <WorkspaceSettingsCard />
+        <>
+          <WorkspaceSettingsCard />
+          <ProductsSettingsCard />
+        </>
       ) : (
         <p className="flex items-start gap-2 text-sm leading-6 text-muted-foreground">
           <ShieldCheck aria-hidden="true" className="mt-1 size-4 shrink-0" />

@@ -1,5 +1,5 @@
-import { BookOpenCheck, ClipboardCheck, FileStack, FileText, type LucideIcon, Sparkles } from "lucide-react";
-import { Link, useParams } from "react-router";
+import { BookOpenCheck, ClipboardCheck, type LucideIcon, Sparkles } from "lucide-react";
+import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
@@ -71,18 +71,6 @@ const REVIEW: Area = {
   ],
 };
 
-const CONTENT: Area = {
-  title: "Content & Modules Hub",
-  description: "Assets, approved modules, claims and references in one library.",
-  icon: FileStack,
-  capabilities: [
-    "Compose assets in the editor or upload PDFs and images",
-    "Reuse pre-approved claims, ISI and disclaimer modules",
-    "Link claims to reference passages",
-    "Search everything with highlighted results",
-  ],
-};
-
 const GUIDELINES: Area = {
   title: "Guidelines",
   description: "The rules your content is pre-screened against.",
@@ -111,10 +99,6 @@ export function ReviewPage() {
   return <AreaScreen area={REVIEW} />;
 }
 
-export function ContentPage() {
-  return <AreaScreen area={CONTENT} />;
-}
-
 export function GuidelinesPage() {
   return <AreaScreen area={GUIDELINES} />;
 }
@@ -132,16 +116,5 @@ export function ComplianceIntelPage() {
         </p>
       </section>
     </div>
-  );
-}
-
-/** An asset's page: the id is shown so links from elsewhere can be checked. */
-export function AssetPage() {
-  const { id = "" } = useParams();
-  return (
-    <AreaScreen
-      area={{ ...CONTENT, title: "Asset", icon: FileText, description: `Asset ${id}` }}
-      note="Asset pages open with the Content & Modules Hub, which is not enabled on this instance yet."
-    />
   );
 }

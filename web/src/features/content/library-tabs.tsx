@@ -1,0 +1,344 @@
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { BookOpen, Boxes, FileSearch, FileText, type LucideIcon, Paperclip, Plus, Quote } from "lucide-react";
+import { type ReactNode, useMemo, useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import {
+  claimStatusLabel,
+  claimStatusVariant,
+  moduleKindLabel,
+  moduleStatusLabel,
+  moduleStatusVariant,
+  referenceKindLabel,
+  referenceStatusLabel,
+  referenceStatusVariant,
+} from "@/lib/content-types";
+import { formatRelativeTime } from "@/lib/format-time";
+import {
+  type Claim,
+  CONTENT_KEY,
+  type ContentFilters,
+  type ContentModule,
+  fetchById,
+  fetchRows,
+  nextCursor,
+  type Product,
+  type Reference,
+  searchContent,
+  type SearchResult,
+  type SortKey,
+  type Tab,
+  TAB_TABLE,
+} from "./api";
+import { SearchResults } from "./assets-tab";
+import { ClaimDialog } from "./claim-dialog";
+import type { Cursor } from "./keyset";
+import { ModuleDialog } from "./module-dialog";
+import { Expiry, ListSkeleton, LoadError, LoadMore } from "./parts";
+import { ReferenceDialog } from "./reference-dialog";
+
+interface TabProps {
+  filters: ContentFilters;
+  sort: SortKey;
+  query: string;
+  canWrite: boolean;
+  products: Product[];
+  filtered: boolean;
+}
+
+/** What a library tab needs to list its rows and open one. */
+interface Spec<T> {
+  tab: Tab;
+  noun: string;
+  plural: string;
+  label: string;
+  icon: LucideIcon;
+  emptyWriter: string;
+  emptyReader: string;
+  row: (item: T, productName: Map<string, string>) => ReactNode;
+}
+
+/** Either a new row (null) or the row being edited; undefined when closed. */
+type Editing<T> = T | null | undefined;
+
+function useLibrary<T extends { id: string }>(tab: Tab, filters: ContentFilters, sort: SortKey, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [CONTENT_KEY, tab, "list", filters, sort],
+    enabled,
+    initialPageParam: null as Cursor | null,
+    queryFn: ({ pageParam, signal }) => fetchRows<T>(tab, filters, sort, pageParam, signal),
+    getNextPageParam: (page) => nextCursor(sort, page),
+    staleTime: 15_000,
+  });
+}
+
+function Library<T extends { id: string }>({
+  spec,
+  props,
+  onOpen,
+}: {
+  spec: Spec<T>;
+  props: TabProps;
+  onOpen: (item: T | null) => void;
+}) {
+  const { filters, sort, query, canWrite, products, filtered } = props;
+  const list = useLibrary<T>(spec.tab, filters, sort, query === "");
+  const search = useQuery({
+    queryKey: [CONTENT_KEY, "search", spec.tab, query, filters],
+    enabled: query !== "",
+    queryFn: ({ signal }) => searchContent(query, spec.tab, filters, signal),
+    staleTime: 10_000,
+  });
+  const productName = useMemo(() => new Map(products.map((p) => [p.id, p.brand_name])), [products]);
+  const rows = useMemo(() => list.data?.pages.flat() ?? [], [list.data]);
+  const Icon = spec.icon;
+
+  const openResult = async (r: SearchResult) => {
+    onOpen(await fetchById<T>(TAB_TABLE[spec.tab], r.id));
+  };
+
+  const newButton = canWrite ? (
+    <Button
+      variant="outline"
+      onClick={() => {
+        onOpen(null);
+      }}
+    >
+      <Plus aria-hidden="true" />
+      New {spec.noun}
+    </Button>
+  ) : null;
+
+  let body: ReactNode;
+  if (query) {
+    body = <SearchResults query={query} search={search} what={spec.plural} onSelect={(r) => void openResult(r)} />;
+  } else if (list.isPending) {
+    body = <ListSkeleton />;
+  } else if (list.isError) {
+    body = <LoadError what={spec.plural} error={list.error} onRetry={() => void list.refetch()} />;
+  } else if (rows.length === 0) {
+    body = filtered ? (
+      <EmptyState icon={FileSearch} title={`No ${spec.plural} match these filters`}>
+        Change or clear the filters above to see more.
+      </EmptyState>
+    ) : (
+      <EmptyState icon={Icon} title={`No ${spec.plural} yet`} action={newButton}>
+        {canWrite ? spec.emptyWriter : spec.emptyReader}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <div className="grid gap-3">
+        <ul className="divide-y overflow-hidden rounded-xl border bg-card" aria-label={spec.label}>
+          {rows.map((item) => (
+            <li key={item.id}>
+              <button
+                type="button"
+                className="block w-full px-4 py-3 text-left transition-colors hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+                onClick={() => {
+                  onOpen(item);
+                }}
+              >
+                {spec.row(item, productName)}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <LoadMore shown={rows.length} hasMore={list.hasNextPage} loading={list.isFetchingNextPage} onMore={() => void list.fetchNextPage()} />
+      </div>
+    );
+  }
+
+  return (
+    <div className="grid gap-3">
+      {newButton && rows.length > 0 && !query ? <div className="flex justify-end">{newButton}</div> : null}
+      {body}
+    </div>
+  );
+}
+
+function RowLine({ title, meta, badges, clamp = false }: { title: string; meta: ReactNode; badges: ReactNode; clamp?: boolean }) {
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+      <div className="min-w-0">
+        <p className={clamp ? "line-clamp-2 text-sm font-medium" : "truncate text-sm font-medium"}>{title}</p>
+        <p className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs text-muted-foreground">{meta}</p>
+      </div>
+      <div className="flex shrink-0 items-center gap-2">{badges}</div>
+    </div>
+  );
+}
+
+const Dot = () => <span aria-hidden="true">·</span>;
+
+const MODULES: Spec<ContentModule> = {
+  tab: "modules",
+  noun: "module",
+  plural: "modules",
+  label: "Modules",
+  icon: Boxes,
+  emptyWriter: "Modules are approved building blocks — ISI, claims, disclaimers, copy — that authors insert into assets. Create the first one.",
+  emptyReader: "Modules appear here once your marketers create them.",
+  row: (m, productName) => (
+    <RowLine
+      title={m.title}
+      meta={
+        <>
+          <span>{moduleKindLabel(m.kind)}</span>
+          {m.product_id ? (
+            <>
+              <Dot />
+              <span>{productName.get(m.product_id) ?? "—"}</span>
+            </>
+          ) : null}
+          <Dot />
+          <span>Updated {formatRelativeTime(m.updated_at)}</span>
+          {m.expires_at ? (
+            <>
+              <Dot />
+              <Expiry date={m.expires_at} />
+            </>
+          ) : null}
+        </>
+      }
+      badges={<Badge variant={moduleStatusVariant(m.status)}>{moduleStatusLabel(m.status)}</Badge>}
+    />
+  ),
+};
+
+const CLAIMS: Spec<Claim> = {
+  tab: "claims",
+  noun: "claim",
+  plural: "claims",
+  label: "Claims",
+  icon: Quote,
+  emptyWriter: "Claims are the statements your organisation may make, each substantiated by reference passages. Add the first claim.",
+  emptyReader: "Claims appear here once your marketers add them.",
+  row: (c, productName) => (
+    <RowLine
+      clamp
+      title={c.text}
+      meta={
+        <>
+          <span>{c.product_id ? (productName.get(c.product_id) ?? "—") : "No product"}</span>
+          {c.variants.length > 0 ? (
+            <>
+              <Dot />
+              <span>
+                {c.variants.length} {c.variants.length === 1 ? "variant" : "variants"}
+              </span>
+            </>
+          ) : null}
+          <Dot />
+          <span>Updated {formatRelativeTime(c.updated_at)}</span>
+          {c.expires_at ? (
+            <>
+              <Dot />
+              <Expiry date={c.expires_at} />
+            </>
+          ) : null}
+        </>
+      }
+      badges={<Badge variant={claimStatusVariant(c.status)}>{claimStatusLabel(c.status)}</Badge>}
+    />
+  ),
+};
+
+const REFERENCES: Spec<Reference> = {
+  tab: "references",
+  noun: "reference",
+  plural: "references",
+  label: "References",
+  icon: BookOpen,
+  emptyWriter: "References are the documents that substantiate your claims: prescribing information, studies, data on file. Add one and attach its PDF.",
+  emptyReader: "References appear here once your marketers add them.",
+  row: (r) => (
+    <RowLine
+      title={r.title}
+      meta={
+        <>
+          <span>{referenceKindLabel(r.kind)}</span>
+          {r.citation ? (
+            <>
+              <Dot />
+              <span className="max-w-[40ch] truncate">{r.citation}</span>
+            </>
+          ) : null}
+          <Dot />
+          {r.file_path ? (
+            <span className="inline-flex items-center gap-1">
+              <Paperclip aria-hidden="true" className="size-3" />
+              PDF · {r.page_count} {r.page_count === 1 ? "page" : "pages"}
+            </span>
+          ) : (
+            <span className="inline-flex items-center gap-1">
+              <FileText aria-hidden="true" className="size-3" />
+              No PDF yet
+            </span>
+          )}
+        </>
+      }
+      badges={<Badge variant={referenceStatusVariant(r.status)}>{referenceStatusLabel(r.status)}</Badge>}
+    />
+  ),
+};
+
+/** Modules: list, search, and create/edit for writers. */
+export function ModulesTab(props: TabProps) {
+  const [editing, setEditing] = useState<Editing<ContentModule>>(undefined);
+  return (
+    <>
+      <Library spec={MODULES} props={props} onOpen={setEditing} />
+      {editing !== undefined ? (
+        <ModuleDialog
+          module={editing}
+          products={props.products}
+          canWrite={props.canWrite}
+          onClose={() => {
+            setEditing(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** Claims: list, search, and create/edit with reference passages for writers. */
+export function ClaimsTab(props: TabProps) {
+  const [editing, setEditing] = useState<Editing<Claim>>(undefined);
+  return (
+    <>
+      <Library spec={CLAIMS} props={props} onOpen={setEditing} />
+      {editing !== undefined ? (
+        <ClaimDialog
+          claim={editing}
+          products={props.products}
+          canWrite={props.canWrite}
+          onClose={() => {
+            setEditing(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** References: list, search, and create/edit with the PDF upload for writers. */
+export function ReferencesTab(props: TabProps) {
+  const [editing, setEditing] = useState<Editing<Reference>>(undefined);
+  return (
+    <>
+      <Library spec={REFERENCES} props={props} onOpen={setEditing} />
+      {editing !== undefined ? (
+        <ReferenceDialog
+          reference={editing}
+          canWrite={props.canWrite}
+          onClose={() => {
+            setEditing(undefined);
+          }}
+        />
+      ) : null}
+    </>
+  );
+}

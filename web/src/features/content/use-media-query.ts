@@ -1,0 +1,17 @@
+import { useSyncExternalStore } from "react";
+
+/** Whether a media query matches, following changes. */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const mq = window.matchMedia(query);
+      mq.addEventListener("change", onChange);
+      return () => {
+        mq.removeEventListener("change", onChange);
+      };
+    },
+    () => window.matchMedia(query).matches,
+    () => true,
+  );
+}
+
