@@ -1,5 +1,5 @@
 // Storage (/storage/v1) through the unmodified supabase-js client: buckets,
-// upload, download, list, move, copy, signed URLs, remove, and the refusals
+// upload, download, list, listV2, move, copy, signed URLs, remove, and the refusals
 // (another organisation, a type outside the bucket's list, the size limit).
 import assert from 'node:assert/strict';
 import { perBackend, confirmedUser, signedIn, decodeJwt, rand } from '../lib/server.mjs';
@@ -109,6 +109,73 @@ perBackend((ctx) => {
     assert.ok(r.error);
     r = await st.deleteBucket(bucket);
     assert.equal(r.error, null, JSON.stringify(r.error));
+  });
+
+  it('listV2: cursor pages, folders with the delimiter, sort by time', async () => {
+    const a = await onboard(ctx.srv, `Storage L ${rand(4)}`);
+    const b = await onboard(ctx.srv, `Storage M ${rand(4)}`);
+    const bucket = `list-${rand(6).toLowerCase()}`;
+    let r = await a.client.storage.createBucket(bucket);
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    const files = a.client.storage.from(bucket);
+    const names = ['p/a1.pdf', 'p/a2.pdf', 'p/a3.pdf', 'p/a4.pdf', 'p/a5.pdf', 'p/sub/x.pdf', 'p/sub/y.pdf', 'q.pdf'];
+    for (const n of names) {
+      r = await files.upload(n, pdfBlob());
+      assert.equal(r.error, null, JSON.stringify(r.error));
+    }
+    const under = names.filter((n) => n.startsWith('p/'));
+
+    // Three pages of three, by name; names are full keys.
+    const pages = [];
+    let cursor;
+    for (;;) {
+      r = await files.listV2({ prefix: 'p/', limit: 3, cursor });
+      assert.equal(r.error, null, JSON.stringify(r.error));
+      assert.deepEqual(r.data.folders, []);
+      pages.push(r.data.objects.map((o) => o.name));
+      if (!r.data.hasNext) {
+        assert.equal(r.data.nextCursor, undefined);
+        break;
+      }
+      assert.equal(typeof r.data.nextCursor, 'string');
+      assert.equal(r.data.nextCursorKey, r.data.objects.at(-1).name);
+      cursor = r.data.nextCursor;
+    }
+    assert.deepEqual(pages, [under.slice(0, 3), under.slice(3, 6), under.slice(6)]);
+
+    // Folders with the delimiter: names end in "/"; objects keep their metadata.
+    r = await files.listV2({ with_delimiter: true });
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    assert.deepEqual(r.data, { hasNext: false, folders: [{ name: 'p/' }], objects: r.data.objects });
+    assert.deepEqual(r.data.objects.map((o) => o.name), ['q.pdf']);
+    r = await files.listV2({ prefix: 'p/', with_delimiter: true, limit: 4 });
+    assert.deepEqual(r.data.objects.map((o) => o.name), ['p/a1.pdf', 'p/a2.pdf', 'p/a3.pdf', 'p/a4.pdf']);
+    assert.equal(r.data.hasNext, true);
+    const o = r.data.objects[0];
+    assert.match(o.id, /^[0-9a-f-]{36}$/);
+    assert.equal(o.key, 'a1.pdf');
+    assert.equal(o.metadata.size, PDF.length);
+    assert.equal(o.metadata.mimetype, 'application/pdf');
+    assert.ok(Date.parse(o.created_at) && Date.parse(o.updated_at));
+    r = await files.listV2({ prefix: 'p/', with_delimiter: true, limit: 4, cursor: r.data.nextCursor });
+    assert.deepEqual(r.data.objects.map((o) => o.name), ['p/a5.pdf']);
+    assert.deepEqual(r.data.folders, [{ name: 'p/sub/' }]);
+    assert.equal(r.data.hasNext, false);
+
+    // By creation time, newest first, across pages (the cursor keeps the sort).
+    r = await files.listV2({ prefix: 'p/', limit: 4, sortBy: { column: 'created_at', order: 'desc' } });
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    const newest = [...under].reverse();
+    assert.deepEqual(r.data.objects.map((o) => o.name), newest.slice(0, 4));
+    r = await files.listV2({ prefix: 'p/', limit: 4, cursor: r.data.nextCursor });
+    assert.deepEqual(r.data.objects.map((o) => o.name), newest.slice(4));
+    assert.equal(r.data.hasNext, false);
+
+    // Refusals: a broken cursor, another organisation.
+    r = await files.listV2({ cursor: 'not a cursor' });
+    assert.equal(r.error?.statusCode, '400');
+    r = await b.client.storage.from(bucket).listV2({});
+    assert.equal(r.error?.statusCode, '404');
   });
 
   it('refusals: another organisation, a type outside the list, the size limit', async () => {
