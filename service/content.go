@@ -506,6 +506,13 @@ func nextJobCode(ctx context.Context, tx fairbalance.Tx, c Caller, market string
 	if len(m) > 10 {
 		m = m[:10]
 	}
+	// Creators in one organisation number one at a time: a no-op update
+	// of the organisation's row holds the others (PostgreSQL; SQLite has
+	// one writer anyway) until this transaction ends, and the count below
+	// then sees their assets.
+	if _, _, err := tx.Update(ctx, &fairbalance.WritePlan{Table: "orgs", Columns: []string{"id"}, Rows: []map[string]any{{"id": c.OrgID}}, Where: condEq("id", c.OrgID)}); err != nil {
+		return "", err
+	}
 	_, n, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: "assets", Columns: []fairbalance.SelectColumn{selCol("id", fairbalance.TypeText)}, Where: condEq("org_id", c.OrgID), Limit: -1, Count: true})
 	if err != nil {
 		return "", err
@@ -748,4 +755,17 @@ func (ct *Content) contentCounts(ctx context.Context, tx fairbalance.Tx, c Calle
 	}
 	out["by_status"] = by
 	return out, nil
+}
+
+// fileInUse reports whether an object of a product bucket is the file of
+// an asset version or a reference: such files stay while what cites them
+// does (versions never change).
+func fileInUse(ctx context.Context, tx fairbalance.Tx, bucket, name string) (bool, error) {
+	for _, table := range []string{"asset_versions", "content_references"} {
+		rows, err := readDBRows(ctx, tx, table, and(condEq("file_bucket", bucket), condEq("file_path", name)), 1, selCol("id", fairbalance.TypeText))
+		if err != nil || len(rows) > 0 {
+			return len(rows) > 0, err
+		}
+	}
+	return false, nil
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-pdf/fpdf"
@@ -496,6 +497,13 @@ func TestContentFiles(t *testing.T) {
 				if gone, err := s.Remove(ctx, stranger, "asset-files", []string{path}); err != nil || len(gone) != 0 {
 					t.Fatalf("another organisation removed the file: %v %v", gone, err)
 				}
+				if _, err := s.Remove(ctx, marketer, "asset-files", []string{path}); err == nil {
+					t.Fatal("the file of a version was removed")
+				}
+				spare := upload(t, m, s, marketer, "asset-files", "spare.pdf", pdf)
+				if gone, err := s.Remove(ctx, marketer, "asset-files", []string{spare}); err != nil || len(gone) != 1 {
+					t.Fatalf("an unused file was not removed: %v %v", gone, err)
+				}
 				if _, err := s.Move(ctx, marketer, "asset-files", path, "asset-files", m.orgs["own"]+"/renamed.pdf"); err == nil {
 					t.Fatal("a product bucket's object was renamed")
 				}
@@ -621,6 +629,39 @@ func TestContentRolesOnClaimsModulesReferences(t *testing.T) {
 			lastEntry(t, m, m.orgs["own"], "product_deleted")
 			lastEntry(t, m, m.orgs["own"], "reference_created")
 			lastEntry(t, m, m.orgs["own"], "claim_created")
+		})
+	}
+}
+
+func TestContentJobCodesConcurrent(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newContentEnv(t, backend)
+			own := m.members["own"]
+			const n = 8
+			codes := make([]string, n)
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c := own[[]string{fairbalance.RoleOwner, fairbalance.RoleAdmin, fairbalance.RoleMarketer}[i%3]]
+					a, err := callErr(m, c, "create_asset", map[string]any{"title": fmt.Sprint("Asset ", i), "type": "banner", "audience": "patient", "channel": "web", "market": "UK", "content_html": "<p>x</p>"})
+					errs[i] = err
+					if err == nil {
+						codes[i], _ = a["job_code"].(string)
+					}
+				}()
+			}
+			wg.Wait()
+			seen := map[string]bool{}
+			for i := range n {
+				if errs[i] != nil || seen[codes[i]] || !strings.HasPrefix(codes[i], "FB-UK-000") {
+					t.Fatalf("asset %d: %q %v (codes %v)", i, codes[i], errs[i], codes)
+				}
+				seen[codes[i]] = true
+			}
 		})
 	}
 }

@@ -676,6 +676,14 @@ func (s *Storage) Remove(ctx context.Context, c Caller, bucket string, names []s
 			if !c.writesObjects(o.OrgID) {
 				return errDenied()
 			}
+			if b.ServerPaths {
+				if used, err := fileInUse(ctx, tx, b.ID, o.Name); err != nil || used {
+					if err == nil {
+						err = fairbalance.Errorf(fairbalance.KindConflict, CodeInvalidRequest, "This file belongs to an asset version or a reference and cannot be removed")
+					}
+					return err
+				}
+			}
 			if err := tx.DeleteObject(ctx, o.ID); err != nil {
 				return err
 			}

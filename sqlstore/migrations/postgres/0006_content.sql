@@ -73,6 +73,7 @@ CREATE TABLE asset_versions (
   UNIQUE (asset_id, number)
 );
 CREATE INDEX asset_versions_org_idx ON asset_versions (org_id, asset_id);
+CREATE INDEX asset_versions_file_idx ON asset_versions (file_path) WHERE file_path IS NOT NULL;
 
 -- Versions are insert-only: a submitted version never changes, and today
 -- nothing updates a version at all (the review workflow will set
@@ -105,6 +106,7 @@ CREATE TABLE content_references (
   updated_at TIMESTAMPTZ NOT NULL
 );
 CREATE INDEX content_references_org_idx ON content_references (org_id, updated_at, id);
+CREATE INDEX content_references_file_idx ON content_references (file_path) WHERE file_path IS NOT NULL;
 
 CREATE TABLE claims (
   id TEXT PRIMARY KEY,
