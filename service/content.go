@@ -57,7 +57,8 @@ var (
 // authoredPolicy is the sanitiser of authored versions: what TipTap's
 // StarterKit produces (paragraphs, three heading levels, marks, code,
 // quotes, lists, rules, links to http, https and mailto) and the module
-// marks <span data-module-id data-module-kind>. Everything else — scripts,
+// marks <span data-module-id data-module-kind data-module-title> (the
+// editor's module node). Everything else — scripts,
 // event handlers, styles, javascript: URLs — is dropped.
 func authoredPolicy() *bluemonday.Policy {
 	p := bluemonday.NewPolicy()
@@ -71,6 +72,7 @@ func authoredPolicy() *bluemonday.Policy {
 	p.AllowAttrs("class").Matching(codeLangPattern).OnElements("code")
 	p.AllowAttrs("data-module-id").Matching(moduleIDPattern).OnElements("span")
 	p.AllowAttrs("data-module-kind").Matching(moduleKindPattern).OnElements("span")
+	p.AllowAttrs("data-module-title").Matching(regexp.MustCompile(`^[^<>]{0,200}$`)).OnElements("span")
 	return p
 }
 

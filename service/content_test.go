@@ -148,7 +148,7 @@ func deleteRows(t *testing.T, m *matrixEnv, c service.Caller, table, query strin
 
 var composeHTML = `<h1>Title</h1><p>Hello <strong>world</strong><script>alert(1)</script></p>` +
 	`<p><img src=x onerror="alert(2)"><a href="javascript:alert(3)">bad</a> <a href="https://example.com" onclick="x()">good</a></p>` +
-	`<ul><li>one</li><li>two</li></ul><p><span data-module-id="%s" data-module-kind="isi" style="color:red">Important Safety Information</span></p>`
+	`<ul><li>one</li><li>two</li></ul><p><span data-module-id="%s" data-module-kind="isi" data-module-title="Zelvora ISI" style="color:red">Important Safety Information</span></p>`
 
 func TestContentAssetsComposed(t *testing.T) {
 	for _, backend := range storetest.Backends() {
@@ -196,7 +196,7 @@ func TestContentAssetsComposed(t *testing.T) {
 				}
 			}
 			for _, good := range []string{"<h1>Title</h1>", "<strong>world</strong>", `href="https://example.com"`, `rel="noopener"`, "<li>one</li>",
-				fmt.Sprintf(`<span data-module-id="%s" data-module-kind="isi">Important Safety Information</span>`, module["id"])} {
+				fmt.Sprintf(`<span data-module-id="%s" data-module-kind="isi" data-module-title="Zelvora ISI">Important Safety Information</span>`, module["id"])} {
 				if !strings.Contains(h, good) {
 					t.Errorf("sanitised HTML lacks %q: %s", good, h)
 				}
