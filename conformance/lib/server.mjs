@@ -106,6 +106,14 @@ export async function startServer(backend = 'sqlite', extraArgs = []) {
 
   // The server's environment must not carry FAIRBALANCE_* settings from the caller.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('FAIRBALANCE_')));
+  // CONFORMANCE_S3_ENDPOINT (e.g. from `go run ./bench/s3fake`) keeps the
+  // files in that S3 store (bucket CONFORMANCE_S3_BUCKET, "fairbalance" by
+  // default), under a prefix of this server's own.
+  if (process.env.CONFORMANCE_S3_ENDPOINT) {
+    args.push('--s3-endpoint', process.env.CONFORMANCE_S3_ENDPOINT, '--s3-bucket', process.env.CONFORMANCE_S3_BUCKET || 'fairbalance',
+      '--s3-path-style', '--s3-access-key', 'conformance', '--s3-prefix', `conformance-${rand(8)}/`);
+    env.FAIRBALANCE_S3_SECRET_KEY = 'conformance';
+  }
   const child = spawn(BIN, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const lines = [];
   let partial = '';
