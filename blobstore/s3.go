@@ -62,6 +62,9 @@ const s3ShaMeta = "Sha256"
 // multipart upload and deletes its temporary object, so nothing is visible
 // and the previous blob at the key is untouched.
 //
+// A blob is at most 5 GiB, the largest object S3 copies in one request
+// (uploads are capped far lower, at 500 MiB by default).
+//
 // Temporaries a crash leaves behind are removed by NewS3 once they are an
 // hour old; a bucket lifecycle rule expiring Prefix+".tmp/" and aborting
 // incomplete multipart uploads after a day is a good complement.
