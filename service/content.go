@@ -133,13 +133,20 @@ func htmlText(s string) (string, []string) {
 // Functions are the content functions.
 func (ct *Content) Functions() []*FunctionSpec {
 	return []*FunctionSpec{
-		{Name: "prepare_upload", Args: []string{"bucket", "file_name", "content_type", "size"}, Call: ct.prepareUpload},
+		{Name: "prepare_upload", Args: []string{"bucket", "file_name", "content_type", "size"},
+			ArgTypes: map[string]fairbalance.ColumnType{"size": fairbalance.TypeInteger}, Call: ct.prepareUpload},
 		{Name: "create_asset", Args: []string{"title", "type", "product_id", "audience", "channel", "market", "job_code", "expires_at",
-			"content_json", "content_html", "file_path", "file_name", "change_note"}, Prepare: ct.prepareFile("asset-files"), Call: ct.createAsset},
+			"content_json", "content_html", "file_path", "file_name", "change_note"},
+			Optional: []string{"product_id", "job_code", "expires_at", "content_json", "content_html", "file_path", "file_name", "change_note"},
+			ArgTypes: map[string]fairbalance.ColumnType{"content_json": fairbalance.TypeJSON},
+			Prepare:  ct.prepareFile("asset-files"), Call: ct.createAsset},
 		{Name: "add_asset_version", Args: []string{"asset_id", "content_json", "content_html", "file_path", "file_name", "change_note"},
-			Prepare: ct.prepareFile("asset-files"), Call: ct.addAssetVersion},
+			Optional: []string{"content_json", "content_html", "file_path", "file_name"},
+			ArgTypes: map[string]fairbalance.ColumnType{"content_json": fairbalance.TypeJSON},
+			Prepare:  ct.prepareFile("asset-files"), Call: ct.addAssetVersion},
 		{Name: "archive_asset", Args: []string{"asset_id"}, Call: ct.archiveAsset},
-		{Name: "attach_reference_file", Args: []string{"reference_id", "file_path", "file_name"}, Prepare: ct.prepareFile("reference-files"), Call: ct.attachReferenceFile},
+		{Name: "attach_reference_file", Args: []string{"reference_id", "file_path", "file_name"}, Optional: []string{"file_name"},
+			Prepare: ct.prepareFile("reference-files"), Call: ct.attachReferenceFile},
 		{Name: "content_counts", ReadOnly: true, Call: ct.contentCounts},
 	}
 }

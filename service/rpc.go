@@ -24,6 +24,11 @@ type FunctionSpec struct {
 	ReadOnly bool
 	// Args names the accepted arguments (others are refused).
 	Args []string
+	// Optional names the arguments that may be left out, and ArgTypes the
+	// type of those that are not text; both only describe the function
+	// (generated types, OpenAPI).
+	Optional []string
+	ArgTypes map[string]fairbalance.ColumnType
 	// Mails tells that the function may put mail in the outbox: the
 	// mailer is woken once its transaction has committed.
 	Mails bool

@@ -74,7 +74,14 @@ func (d *Data) TypeScript() string {
 		} else {
 			b.WriteString("\n")
 			for _, a := range args {
-				fmt.Fprintf(&b, "          %s: string\n", a)
+				typ, opt := "string", ""
+				if t, ok := f.ArgTypes[a]; ok {
+					typ = tsType(t)
+				}
+				if contains(f.Optional, a) {
+					opt = "?"
+				}
+				fmt.Fprintf(&b, "          %s%s: %s\n", a, opt, typ)
 			}
 			b.WriteString("        }\n")
 		}
@@ -148,15 +155,23 @@ func (d *Data) OpenAPI(host, version string) map[string]any {
 	}
 	for _, f := range d.Functions() {
 		props := map[string]any{}
+		required := []string{}
 		for _, a := range f.Args {
-			props[a] = map[string]any{"type": "string", "format": "text"}
+			typ, format := "string", "text"
+			if t, ok := f.ArgTypes[a]; ok {
+				typ, format = openAPIType(t)
+			}
+			props[a] = map[string]any{"type": typ, "format": format}
+			if !contains(f.Optional, a) {
+				required = append(required, a)
+			}
 		}
-		post := map[string]any{"tags": []string{"(rpc) " + f.Name}, "parameters": []any{map[string]any{"name": "args", "in": "body", "required": true, "schema": map[string]any{"type": "object", "properties": props, "required": f.Args}}}, "responses": map[string]any{"200": map[string]any{"description": "OK"}}}
+		post := map[string]any{"tags": []string{"(rpc) " + f.Name}, "parameters": []any{map[string]any{"name": "args", "in": "body", "required": true, "schema": map[string]any{"type": "object", "properties": props, "required": required}}}, "responses": map[string]any{"200": map[string]any{"description": "OK"}}}
 		item := map[string]any{"post": post}
 		if f.ReadOnly {
 			var ps []any
 			for _, a := range f.Args {
-				ps = append(ps, map[string]any{"name": a, "in": "query", "type": "string", "required": true})
+				ps = append(ps, map[string]any{"name": a, "in": "query", "type": "string", "required": !contains(f.Optional, a)})
 			}
 			item["get"] = map[string]any{"tags": []string{"(rpc) " + f.Name}, "parameters": ps, "responses": map[string]any{"200": map[string]any{"description": "OK"}}}
 		}

@@ -795,10 +795,10 @@ export type Database = {
         Args: {
           asset_id: string
           change_note: string
-          content_html: string
-          content_json: string
-          file_name: string
-          file_path: string
+          content_html?: string
+          content_json?: Json
+          file_name?: string
+          file_path?: string
         }
         Returns: Json
       }
@@ -810,7 +810,7 @@ export type Database = {
       }
       attach_reference_file: {
         Args: {
-          file_name: string
+          file_name?: string
           file_path: string
           reference_id: string
         }
@@ -823,16 +823,16 @@ export type Database = {
       create_asset: {
         Args: {
           audience: string
-          change_note: string
+          change_note?: string
           channel: string
-          content_html: string
-          content_json: string
-          expires_at: string
-          file_name: string
-          file_path: string
-          job_code: string
+          content_html?: string
+          content_json?: Json
+          expires_at?: string
+          file_name?: string
+          file_path?: string
+          job_code?: string
           market: string
-          product_id: string
+          product_id?: string
           title: string
           type: string
         }
@@ -874,7 +874,7 @@ export type Database = {
           bucket: string
           content_type: string
           file_name: string
-          size: string
+          size: number
         }
         Returns: Json
       }
