@@ -185,7 +185,7 @@ type DataConfig struct {
 	SiteURL string
 	// MailSender is "smtp" when e-mail is delivered by SMTP, else "log".
 	MailSender string
-	// Storage names the blob backend diagnostics() reports ("disk"); empty
+	// Storage names the blob backend diagnostics() reports ("disk" or "s3"); empty
 	// reports "not configured".
 	Storage string
 	// SessionInactivity and SessionLifetime bound the sessions that
