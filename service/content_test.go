@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 
@@ -301,6 +302,24 @@ func TestContentAssetsComposed(t *testing.T) {
 			}
 			if _, err := deleteRows(t, m, own[fairbalance.RoleOwner], "asset_versions", "id=eq."+v2["id"].(string)); !denied(err) {
 				t.Fatalf("a version was deleted: %v", err)
+			}
+			// Below the API too: once submitted, the database refuses any change.
+			submit := func(values map[string]any) error {
+				return m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
+					var cols []string
+					for k := range values {
+						cols = append(cols, k)
+					}
+					_, _, err := tx.Update(m.ctx, &fairbalance.WritePlan{Table: "asset_versions", Columns: cols, Rows: []map[string]any{values},
+						Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: v2["id"]}})
+					return err
+				})
+			}
+			if err := submit(map[string]any{"submitted_at": time.Now().UTC()}); err != nil {
+				t.Fatalf("submitting: %v", err)
+			}
+			if err := submit(map[string]any{"change_note": "rewritten history"}); err == nil {
+				t.Fatal("a submitted version changed")
 			}
 			if _, err := insert(t, m, marketer, "assets", map[string]any{"title": "direct", "audience": "hcp"}); !denied(err) {
 				t.Fatalf("an asset was inserted directly: %v", err)
