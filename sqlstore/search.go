@@ -151,22 +151,7 @@ FROM (SELECT d.id, ts_rank_cd(d.tsv, x.q) AS r, x.q
 JOIN search_docs d ON d.id = t.id
 ORDER BY t.r DESC, d.id`
 	} else {
-		args = append(args, fts5Query(terms), orgID)
-		ph := func(v any) string {
-			args = append(args, v)
-			return "?"
-		}
-		filters := searchFilters(s, ph)
-		args = append(args, limit)
-		// CROSS JOIN keeps the full-text match as the outer loop. Weights:
-		// a match in the title counts eight times one in the body.
-		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
-  snippet(search_fts, -1, char(57344), char(57345), '…', 16),
-  -bm25(search_fts, 8.0, 1.0) AS r
-FROM search_fts CROSS JOIN search_docs d ON d.id = search_fts.rowid
-WHERE search_fts MATCH ? AND d.org_id = ?` + filters + `
-ORDER BY r DESC, d.id
-LIMIT ?`
+		return q.searchSQLite(ctx, orgID, s, terms, limit)
 	}
 	rows, err := q.query(ctx, query, args...)
 	if err != nil {
@@ -186,6 +171,113 @@ LIMIT ?`
 		out = append(out, h)
 	}
 	return out, translate(rows.Err())
+}
+
+// searchCandidates caps the matches ranked on SQLite: a word in most
+// documents would otherwise cost a bm25 and a row lookup per match (a few
+// µs each, several hundred ms at 100 000 assets). Beyond the cap, the
+// newest matches are ranked; a narrower query ranks all of its matches.
+const searchCandidates = 2000
+
+// searchSQLite ranks in one query and builds snippets in a second one for
+// the page only (snippet() re-tokenizes a row's text). Weights: a match in
+// the title counts eight times one in the body.
+func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.SearchQuery, terms []string, limit int) ([]fairbalance.SearchHit, error) {
+	match := fts5Query(terms)
+	out, ids, capped, err := q.rankSQLite(ctx, match, orgID, s, limit, searchCandidates)
+	if err != nil {
+		return nil, err
+	}
+	// The organisation and the filters apply after the cap: when they
+	// leave the page short, rank every match instead.
+	if capped && len(out) < limit {
+		if out, ids, _, err = q.rankSQLite(ctx, match, orgID, s, limit, -1); err != nil {
+			return nil, err
+		}
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	ph := strings.Repeat(", ?", len(ids))[2:]
+	rows, err := q.query(ctx, `SELECT rowid,
+  snippet(search_fts, 0, char(57344), char(57345), '…', 16),
+  snippet(search_fts, 1, char(57344), char(57345), '…', 16)
+FROM search_fts WHERE search_fts MATCH ? AND rowid IN (`+ph+`)`, append([]any{match}, ids...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	snippets := make(map[int64]string, len(ids))
+	for rows.Next() {
+		var id int64
+		var title, body string
+		if err := rows.Scan(&id, &title, &body); err != nil {
+			return nil, translate(err)
+		}
+		// The body's passage when the words occur there, else the title.
+		if strings.Contains(body, fairbalance.SnippetStart) {
+			snippets[id] = body
+		} else {
+			snippets[id] = title
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err)
+	}
+	for i := range out {
+		out[i].Snippet = tidySnippet(snippets[ids[i].(int64)])
+	}
+	return out, nil
+}
+
+// rankSQLite returns the best limit matches among the newest candidates
+// ones (all for candidates < 0), their search_docs ids, and whether the
+// page is short because of the cap.
+func (q *querier) rankSQLite(ctx context.Context, match, orgID string, s fairbalance.SearchQuery, limit, candidates int) ([]fairbalance.SearchHit, []any, bool, error) {
+	args := []any{match, candidates, orgID}
+	filters := searchFilters(s, func(v any) string {
+		args = append(args, v)
+		return "?"
+	})
+	args = append(args, limit)
+	rows, err := q.query(ctx, `SELECT d.id, d.kind, d.ref_id, d.title, d.subtitle, d.status, c.r
+FROM (SELECT rowid AS id, -bm25(search_fts, 8.0, 1.0) AS r
+  FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?) c
+CROSS JOIN search_docs d ON d.id = c.id
+WHERE d.org_id = ?`+filters+`
+ORDER BY c.r DESC, d.id
+LIMIT ?`, args...)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	defer rows.Close()
+	out := []fairbalance.SearchHit{}
+	var ids []any
+	for rows.Next() {
+		var h fairbalance.SearchHit
+		var id int64
+		if err := rows.Scan(&id, &h.Kind, &h.ID, &h.Title, &h.Subtitle, &h.Status, &h.Rank); err != nil {
+			return nil, nil, false, translate(err)
+		}
+		if h.Kind == fairbalance.SearchAsset {
+			h.AssetID = h.ID
+		}
+		ids = append(ids, id)
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, false, translate(err)
+	}
+	if candidates < 0 || len(out) == limit {
+		return out, ids, false, nil
+	}
+	// Short page: were there more matches than candidates? (Counting the
+	// capped rowids costs no ranking.)
+	var n int
+	if err := q.row(ctx, `SELECT count(*) FROM (SELECT rowid FROM search_fts WHERE search_fts MATCH ? ORDER BY rowid DESC LIMIT ?)`, match, candidates+1).Scan(&n); err != nil {
+		return nil, nil, false, translate(err)
+	}
+	return out, ids, n > candidates, nil
 }
 
 // tidySnippet makes page breaks and line breaks plain spaces and collapses

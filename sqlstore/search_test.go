@@ -88,6 +88,31 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 			if len(find("bronchodilator")) != 1 || len(find("tiotrazole")) != 0 {
 				t.Fatal("the current version's text is not the indexed one")
 			}
+
+			// Past the candidate cap (the newest matches, of every
+			// organisation), an organisation with older matches still gets
+			// them, ranked.
+			var many []sqlstore.BulkAsset
+			for i := 0; i < 2100; i++ {
+				many = append(many, sqlstore.BulkAsset{ID: fmt.Sprintf("many-%d", i), VersionID: fmt.Sprintf("many-v-%d", i), OrgID: "org-b",
+					Title: "Common title", Type: "email", Audience: "hcp", JobCode: fmt.Sprintf("B-%d", i), Status: "draft", Text: "tolerability is common"})
+			}
+			if err := db.BulkInsertAssetsForTest(ctx, many); err != nil {
+				t.Fatal(err)
+			}
+			if hits := find("myalgia"); len(hits) != 1 {
+				t.Fatalf("own match among many of another organisation: %+v", hits)
+			}
+			if err := db.TamperForTest(ctx, `UPDATE assets SET title = 'Myalgia and tolerability' WHERE id = 'asset-2'`); err != nil {
+				t.Fatal(err)
+			}
+			if hits := find("tolerability"); len(hits) != 1 || hits[0].ID != "asset-2" {
+				t.Fatalf("capped search of org-a: %+v", hits)
+			}
+			hits, err = db.View().SearchContent(ctx, "org-b", fairbalance.SearchQuery{Text: "tolerability", Limit: 20})
+			if err != nil || len(hits) != 20 {
+				t.Fatalf("capped search of org-b: %d hits, %v", len(hits), err)
+			}
 		})
 	}
 }
