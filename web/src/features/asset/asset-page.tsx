@@ -1,0 +1,459 @@
+import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Settings2 } from "lucide-react";
+import { useEffect, useId, useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
+import { Card } from "@/components/ui/card";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { EmptyState } from "@/components/ui/empty-state";
+import { NativeSelect } from "@/components/ui/select";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { useAuth, useProfile } from "@/lib/auth";
+import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
+import { useDocumentTitle } from "@/lib/use-document-title";
+import { ArchiveDialog, EditDetailsDialog } from "./asset-dialogs";
+import { useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
+import { AuthoredViewer } from "./authored-viewer";
+import { CompareView } from "./compare-view";
+import { ImageViewer } from "./image-viewer";
+import { NewVersionDialog, type NewVersionMode } from "./new-version-dialog";
+import { loadPdfJs } from "./pdf";
+import { PdfViewer } from "./pdf-viewer";
+import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
+import { renditionOf, type Asset } from "./types";
+
+/** Why a new version cannot be added in this state (the server's own words), or null. */
+function newVersionBlocked(status: string): string | null {
+  if (status === "in_review") return "This asset is in review; withdraw it before adding a version.";
+  if (status === "archived") return "Archived assets cannot change.";
+  return null;
+}
+
+/** "2,3" → [2, 3]; anything else → null. */
+function parseCompare(value: string | null): [number, number] | null {
+  const m = /^(\d+),(\d+)$/.exec(value ?? "");
+  return m ? [Number(m[1]), Number(m[2])] : null;
+}
+
+/**
+ * Asset detail (/assets/{id}): the header with the asset's status, type,
+ * product, version picker and the actions this member may take in this
+ * state; the version viewer (written text, PDF pages, image) or the
+ * comparison of two versions; and a side panel with the details, the
+ * version history and the modules used. An asset of another organisation
+ * is "not found", exactly like one that does not exist.
+ *
+ * URL state: `?v=N` shows version N (default: the current one);
+ * `?compare=A,B` compares version A with version B.
+ */
+export function AssetPage() {
+  const { id = "" } = useParams();
+  const [params, setParams] = useSearchParams();
+  const asset = useAsset(id);
+  const versions = useVersions(id);
+
+  if (asset.isPending || (asset.data && versions.isPending)) return <AssetSkeleton />;
+  if (asset.isError || versions.isError) {
+    return (
+      <AssetError
+        onRetry={() => {
+          void asset.refetch();
+          void versions.refetch();
+        }}
+      />
+    );
+  }
+  if (!asset.data) return <AssetNotFound />;
+  return <AssetDetail asset={asset.data} versions={versions.data ?? []} params={params} setParams={setParams} />;
+}
+
+function AssetDetail({
+  asset,
+  versions,
+  params,
+  setParams,
+}: {
+  asset: Asset;
+  versions: VersionSummary[];
+  params: URLSearchParams;
+  setParams: ReturnType<typeof useSearchParams>[1];
+}) {
+  useDocumentTitle(asset.title);
+  const { demo } = useAuth();
+  const profile = useProfile();
+  const products = useProducts();
+  const people = usePeople();
+  const refresh = useRefreshAsset(asset.id);
+  const versionSelectId = useId();
+  const [dialog, setDialog] = useState<null | "details" | "archive" | NewVersionMode>(null);
+  const [tab, setTab] = useState("details");
+
+  const current = versions.find((v) => v.id === asset.current_version_id) ?? versions[0];
+  const requested = Number(params.get("v"));
+  const shown = versions.find((v) => v.number === requested) ?? current;
+  const compare = parseCompare(params.get("compare"));
+  const rendition = shown ? renditionOf(shown) : null;
+  const product = products.data?.find((p) => p.id === asset.product_id);
+  const owner = people.data?.find((p) => p.id === asset.owner_id);
+  const writer = canWriteContent(profile.data?.role);
+  const blocked = newVersionBlocked(asset.status);
+  const archived = asset.status === "archived";
+  const expiry = expiryState(asset.expires_at);
+
+  // Start fetching pdf.js with the first render of a PDF version.
+  useEffect(() => {
+    if (rendition === "pdf") void loadPdfJs().catch(() => undefined);
+  }, [rendition]);
+
+  const update = (change: (p: URLSearchParams) => void) => {
+    const next = new URLSearchParams(params);
+    change(next);
+    setParams(next, { replace: false });
+  };
+  const view = (n: number) => {
+    update((p) => {
+      p.delete("compare");
+      if (n === current?.number) p.delete("v");
+      else p.set("v", String(n));
+    });
+  };
+  const openCompare = (a: number, b: number) => {
+    update((p) => {
+      p.set("compare", `${a},${b}`);
+    });
+  };
+
+  const versionLabel = (v: VersionSummary) =>
+    `v${v.number}${v.id === asset.current_version_id ? " · current" : ""}${v.id === asset.approved_version_id ? " · approved" : ""}`;
+
+  const newVersionButton = blocked ? (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        {/* A disabled button gets no pointer events; the wrapper carries the explanation. */}
+        <span tabIndex={0} className="rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none" aria-describedby={`${versionSelectId}-blocked`}>
+          <Button disabled>
+            <FileUp aria-hidden="true" /> New version
+          </Button>
+        </span>
+      </TooltipTrigger>
+      <TooltipContent id={`${versionSelectId}-blocked`}>{blocked}</TooltipContent>
+    </Tooltip>
+  ) : (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button>
+          <FileUp aria-hidden="true" /> New version <ChevronDown aria-hidden="true" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuItem
+          onSelect={() => {
+            setDialog("upload");
+          }}
+        >
+          <FileUp aria-hidden="true" /> Upload a file
+        </DropdownMenuItem>
+        <DropdownMenuItem
+          onSelect={() => {
+            setDialog("edit");
+          }}
+        >
+          <PencilLine aria-hidden="true" /> Edit the text
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+
+  return (
+    <div className="grid min-w-0 gap-5">
+      <header className="grid gap-3">
+        <nav aria-label="Breadcrumb" className="text-sm text-muted-foreground">
+          <ol className="flex flex-wrap items-center gap-1.5">
+            <li>
+              <Link to="/content" className="hover:text-foreground hover:underline">
+                Content &amp; Modules Hub
+              </Link>
+            </li>
+            <li aria-hidden="true">/</li>
+            <li aria-current="page" className="font-mono text-xs">
+              {asset.job_code}
+            </li>
+          </ol>
+        </nav>
+        <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
+          <div className="grid min-w-0 gap-2">
+            <h1 className="text-2xl leading-8 font-semibold tracking-tight break-words">{asset.title}</h1>
+            <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
+              <Badge variant={assetStatusVariant(asset.status)} data-testid="asset-status">
+                {assetStatusLabel(asset.status)}
+              </Badge>
+              <Badge variant="outline">{assetTypeLabel(asset.type)}</Badge>
+              <span className="font-mono text-xs text-foreground">{asset.job_code}</span>
+              {product ? (
+                <>
+                  <span aria-hidden="true">·</span>
+                  <span>{product.brand_name}</span>
+                </>
+              ) : null}
+              {expiry ? (
+                <Badge variant={expiry === "expired" ? "red" : "amber"}>
+                  <AlertTriangle aria-hidden="true" className="size-3" />
+                  {expiry === "expired" ? "Past expiry" : "Expires soon"}
+                </Badge>
+              ) : null}
+            </div>
+          </div>
+          <div className="flex flex-wrap items-center gap-2">
+            {versions.length > 0 && shown ? (
+              <>
+                <label htmlFor={versionSelectId} className="sr-only">
+                  Version
+                </label>
+                <NativeSelect
+                  id={versionSelectId}
+                  value={String(shown.number)}
+                  onChange={(e) => {
+                    view(Number(e.target.value));
+                  }}
+                  className="w-40"
+                >
+                  {versions.map((v) => (
+                    <option key={v.id} value={v.number}>
+                      {versionLabel(v)}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </>
+            ) : null}
+            {writer ? (
+              <>
+                {newVersionButton}
+                {!archived ? (
+                  <>
+                    <Button
+                      variant="outline"
+                      onClick={() => {
+                        setDialog("details");
+                      }}
+                    >
+                      <Settings2 aria-hidden="true" /> Edit details
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      onClick={() => {
+                        setDialog("archive");
+                      }}
+                    >
+                      <Archive aria-hidden="true" /> Archive
+                    </Button>
+                  </>
+                ) : null}
+              </>
+            ) : null}
+          </div>
+        </div>
+        {demo && writer ? (
+          <p className="text-xs text-muted-foreground">This is the read-only demo: changes are refused.</p>
+        ) : null}
+      </header>
+
+      <div className="grid min-w-0 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <Card className="min-w-0 gap-0 overflow-hidden p-0">
+          {compare ? (
+            <CompareView
+              versions={versions}
+              from={compare[0]}
+              to={compare[1]}
+              onChange={openCompare}
+              onClose={() => {
+                update((p) => {
+                  p.delete("compare");
+                });
+              }}
+            />
+          ) : shown ? (
+            <>
+              {current && shown.id !== current.id ? (
+                <div className="flex flex-wrap items-center justify-between gap-2 border-b bg-amber-50 px-4 py-2 text-sm text-amber-950 dark:bg-amber-950/50 dark:text-amber-100">
+                  <span>
+                    You are viewing v{shown.number}; the current version is v{current.number}.
+                  </span>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() => {
+                      view(current.number);
+                    }}
+                  >
+                    Show current
+                  </Button>
+                </div>
+              ) : null}
+              <VersionViewer key={shown.id} version={shown} title={`${asset.title}, v${shown.number}`} />
+            </>
+          ) : (
+            <EmptyState icon={FileText} title="No versions yet" className="m-6">
+              {writer ? "Add the first version by uploading a file or writing the text." : "Nobody has added a version yet."}
+            </EmptyState>
+          )}
+        </Card>
+
+        <Card className="min-w-0 gap-0 p-4">
+          <Tabs value={tab} onValueChange={setTab}>
+            <TabsList className="grid w-full grid-cols-3">
+              <TabsTrigger value="details">Details</TabsTrigger>
+              <TabsTrigger value="versions">
+                Versions
+                <span className="rounded-full bg-muted px-1.5 text-xs tabular-nums">{versions.length}</span>
+              </TabsTrigger>
+              <TabsTrigger value="modules">Modules</TabsTrigger>
+            </TabsList>
+            <TabsContent value="details">
+              <DetailsPanel asset={asset} version={shown} versions={versions} product={product} owner={owner} />
+            </TabsContent>
+            <TabsContent value="versions">
+              <VersionsPanel
+                asset={asset}
+                versions={versions}
+                people={people.data ?? []}
+                shown={compare ? undefined : shown?.number}
+                onView={view}
+                onCompare={openCompare}
+              />
+            </TabsContent>
+            <TabsContent value="modules">
+              <h3 className="sr-only">Modules used in v{shown?.number}</h3>
+              <ModulesPanel version={shown} />
+            </TabsContent>
+          </Tabs>
+        </Card>
+      </div>
+
+      {writer ? (
+        <>
+          <NewVersionDialog
+            assetId={asset.id}
+            versions={versions}
+            open={dialog === "upload" || dialog === "edit"}
+            initialMode={dialog === "edit" ? "edit" : "upload"}
+            onOpenChange={(o) => {
+              if (!o) setDialog(null);
+            }}
+            onCreated={async () => {
+              await refresh();
+              update((p) => {
+                p.delete("v");
+                p.delete("compare");
+              });
+            }}
+          />
+          <EditDetailsDialog
+            asset={asset}
+            products={products.data ?? []}
+            people={people.data ?? []}
+            open={dialog === "details"}
+            onOpenChange={(o) => {
+              if (!o) setDialog(null);
+            }}
+            onSaved={refresh}
+          />
+          <ArchiveDialog
+            asset={asset}
+            open={dialog === "archive"}
+            onOpenChange={(o) => {
+              if (!o) setDialog(null);
+            }}
+            onArchived={refresh}
+          />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** The viewer the version's rendition needs. */
+function VersionViewer({ version, title }: { version: VersionSummary; title: string }) {
+  const rendition = renditionOf(version);
+  if (rendition === "authored") return <AuthoredViewer html={version.content_html ?? ""} title={title} />;
+  if (rendition === "pdf" && version.file_bucket && version.file_path) {
+    return <PdfViewer bucket={version.file_bucket} path={version.file_path} pageCount={version.page_count} title={title} />;
+  }
+  if (rendition === "image" && version.file_bucket && version.file_path) {
+    return <ImageViewer bucket={version.file_bucket} path={version.file_path} alt={title} />;
+  }
+  return (
+    <EmptyState icon={FileQuestion} title="This file cannot be shown here" className="m-6">
+      {version.file_name ?? "The file"} is stored with the asset but Fairbalance cannot display its type.
+    </EmptyState>
+  );
+}
+
+function AssetSkeleton() {
+  return (
+    <div className="grid gap-5" aria-busy="true" aria-label="Loading the asset">
+      <div className="grid gap-3">
+        <Skeleton className="h-4 w-48" />
+        <Skeleton className="h-8 w-2/3 max-w-xl" />
+        <div className="flex gap-2">
+          <Skeleton className="h-5 w-20 rounded-full" />
+          <Skeleton className="h-5 w-24 rounded-full" />
+          <Skeleton className="h-5 w-28" />
+        </div>
+      </div>
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <Skeleton className="h-[min(78dvh,60rem)] w-full rounded-xl" />
+        <div className="grid content-start gap-3 rounded-xl border bg-card p-4">
+          <Skeleton className="h-9 w-full" />
+          {Array.from({ length: 8 }, (_, i) => (
+            <Skeleton key={i} className="h-5 w-full" />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function AssetNotFound() {
+  useDocumentTitle("Asset not found");
+  return (
+    <div className="mx-auto grid w-full max-w-lg gap-4 py-12 text-center">
+      <span className="mx-auto inline-flex size-12 items-center justify-center rounded-full bg-muted">
+        <FileQuestion aria-hidden="true" className="size-6 text-muted-foreground" />
+      </span>
+      <h1 className="text-2xl font-semibold tracking-tight">Asset not found</h1>
+      <p className="text-sm leading-6 text-muted-foreground">
+        There is no asset at this address in your organisation. It may have been moved, or the link may be incomplete.
+      </p>
+      <div>
+        <Link to="/content" className={buttonVariants({ variant: "outline" })}>
+          Go to the Content &amp; Modules Hub
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function AssetError({ onRetry }: { onRetry: () => void }) {
+  useDocumentTitle("Asset");
+  return (
+    <div className="grid max-w-2xl gap-4">
+      <h1 className="text-2xl font-semibold tracking-tight">Asset</h1>
+      <Alert variant="destructive">
+        <AlertTriangle aria-hidden="true" />
+        <AlertTitle>The asset could not be loaded.</AlertTitle>
+        <AlertDescription>
+          Check your connection and try again.
+          <div className="mt-3">
+            <Button variant="outline" size="sm" onClick={onRetry}>
+              Retry
+            </Button>
+          </div>
+        </AlertDescription>
+      </Alert>
+    </div>
+  );
+}

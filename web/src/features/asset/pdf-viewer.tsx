@@ -1,0 +1,425 @@
+import { AlertTriangle } from "lucide-react";
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
+import { logMetric } from "@/lib/logger";
+import { objectUrl, storageHeaders } from "./api";
+import { loadPdfJs, stepZoom, type PdfDocument } from "./pdf";
+import { ZoomControls, type Zoom } from "./zoom-controls";
+
+interface Size {
+  w: number;
+  h: number;
+}
+
+const GAP = 16; // px between pages
+const PAD = 16; // px around the pages
+
+/**
+ * A PDF stored in Fairbalance, shown page by page with pdf.js. The file is
+ * read with the session's token from the authenticated download, which
+ * answers HTTP ranges, so pdf.js shows the first page before the whole file
+ * has arrived. Every page has a placeholder sized from page 1; only the
+ * pages in view and one either side are drawn (one canvas each, at the
+ * screen's pixel ratio), others are released as they scroll away.
+ */
+export function PdfViewer({
+  bucket,
+  path,
+  pageCount: expectedPages,
+  title,
+  onFirstPage,
+}: {
+  bucket: string;
+  path: string;
+  /** The server's page count, for the placeholder before the file opens. */
+  pageCount: number;
+  /** What the document is, for assistive technology. */
+  title: string;
+  /** Called once page 1 is painted. */
+  onFirstPage?: () => void;
+}) {
+  const [doc, setDoc] = useState<PdfDocument | null>(null);
+  const [base, setBase] = useState<Size | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const [zoom, setZoom] = useState<Zoom>("fit");
+  const [width, setWidth] = useState(0);
+  const [visible, setVisible] = useState<ReadonlySet<number>>(() => new Set([1]));
+  const [current, setCurrent] = useState(1);
+  const scroller = useRef<HTMLDivElement>(null);
+  const pages = useRef(new Map<number, HTMLDivElement>());
+  const firstPainted = useRef(false);
+  const onFirstPageRef = useRef(onFirstPage);
+  useEffect(() => {
+    onFirstPageRef.current = onFirstPage;
+  });
+
+  // Open the document.
+  useEffect(() => {
+    let cancelled = false;
+    // A function, so the checks after each await are not narrowed away.
+    const stopped = () => cancelled;
+    let destroy: (() => void) | undefined;
+    const started = performance.now();
+    (async () => {
+      const [pdfjs, headers] = await Promise.all([loadPdfJs(), storageHeaders()]);
+      if (stopped()) return;
+      const task = pdfjs.getDocument({
+        url: objectUrl(bucket, path),
+        httpHeaders: headers,
+        isEvalSupported: false,
+        disableAutoFetch: false,
+        disableStream: false,
+      });
+      destroy = () => void task.destroy();
+      const d = await task.promise;
+      const first = await d.getPage(1);
+      if (stopped()) return;
+      const vp = first.getViewport({ scale: 1 });
+      setBase({ w: vp.width, h: vp.height });
+      setDoc(d);
+      logMetric("pdf_open_ms", Math.round(performance.now() - started), { pages: d.numPages });
+    })().catch((e: unknown) => {
+      if (stopped()) return;
+      const name = (e as { name?: string } | null)?.name;
+      setError(
+        name === "MissingPDFException" || name === "ResponseException"
+          ? "The file could not be found. It may have been removed."
+          : "The PDF could not be shown.",
+      );
+    });
+    return () => {
+      cancelled = true;
+      destroy?.();
+    };
+  }, [bucket, path, attempt]);
+
+  // Track the width available for "fit width".
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(entry.contentRect.width);
+    });
+    ro.observe(el);
+    return () => {
+      ro.disconnect();
+    };
+  }, [doc]);
+
+  const numPages = doc?.numPages ?? expectedPages;
+  const scale = base ? (zoom === "fit" ? Math.max(0.25, (width - 2 * PAD) / base.w) : zoom) : 1;
+
+  // Which placeholders are on screen.
+  useEffect(() => {
+    const root = scroller.current;
+    if (!root || !doc) return;
+    const io = new IntersectionObserver(
+      (entries) => {
+        setVisible((prev) => {
+          const next = new Set(prev);
+          for (const e of entries) {
+            const n = Number((e.target as HTMLElement).dataset.pageNumber);
+            if (e.isIntersecting) next.add(n);
+            else next.delete(n);
+          }
+          return next;
+        });
+      },
+      { root, threshold: 0 },
+    );
+    for (const el of pages.current.values()) io.observe(el);
+    return () => {
+      io.disconnect();
+    };
+  }, [doc, numPages]);
+
+  // Keep the reading position when the zoom changes.
+  const ratio = useRef(0);
+  const onScroll = useCallback(() => {
+    const el = scroller.current;
+    if (!el) return;
+    ratio.current = el.scrollHeight > 0 ? el.scrollTop / el.scrollHeight : 0;
+    // The page under the upper third of the view is the current one.
+    const probe = el.scrollTop + el.clientHeight / 3;
+    let page = 1;
+    for (const [n, node] of pages.current) {
+      if (node.offsetTop <= probe && n > page) page = n;
+    }
+    setCurrent(page);
+  }, []);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = ratio.current * el.scrollHeight;
+  }, [scale]);
+
+  const zoomBy = useCallback(
+    (dir: 1 | -1) => {
+      setZoom(stepZoom(scale, dir));
+    },
+    [scale],
+  );
+
+  // Ctrl + wheel zooms (instead of the browser zooming the whole app).
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey) return;
+      e.preventDefault();
+      zoomBy(e.deltaY < 0 ? 1 : -1);
+    };
+    el.addEventListener("wheel", onWheel, { passive: false });
+    return () => {
+      el.removeEventListener("wheel", onWheel);
+    };
+  }, [zoomBy, doc]);
+
+  const goTo = (n: number) => {
+    const target = pages.current.get(Math.min(Math.max(1, n), numPages));
+    const el = scroller.current;
+    if (target && el) el.scrollTo({ top: target.offsetTop - PAD });
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === "+" || e.key === "=") {
+      e.preventDefault();
+      zoomBy(1);
+    } else if (e.key === "-" || e.key === "_") {
+      e.preventDefault();
+      zoomBy(-1);
+    } else if (e.key === "0") {
+      e.preventDefault();
+      setZoom("fit");
+    }
+  };
+
+  const painted = useCallback((n: number) => {
+    if (n === 1 && !firstPainted.current) {
+      firstPainted.current = true;
+      performance.mark("asset:first-page-painted");
+      onFirstPageRef.current?.();
+    }
+  }, []);
+
+  if (error) {
+    return (
+      <div className="p-4">
+        <Alert variant="destructive">
+          <AlertTriangle aria-hidden="true" />
+          <AlertTitle>{error}</AlertTitle>
+          <AlertDescription>
+            <Button
+              variant="outline"
+              size="sm"
+              className="mt-2"
+              onClick={() => {
+                setError(null);
+                setAttempt((a) => a + 1);
+              }}
+            >
+              Retry
+            </Button>
+          </AlertDescription>
+        </Alert>
+      </div>
+    );
+  }
+
+  // Pages in view, and one either side, are drawn.
+  const active = new Set<number>();
+  for (const n of visible) {
+    for (const m of [n - 1, n, n + 1]) if (m >= 1 && m <= numPages) active.add(m);
+  }
+
+  return (
+    <div className="flex min-h-0 flex-col">
+      <ZoomControls
+        scale={scale}
+        zoom={zoom}
+        onZoomIn={() => {
+          zoomBy(1);
+        }}
+        onZoomOut={() => {
+          zoomBy(-1);
+        }}
+        onFit={() => {
+          setZoom("fit");
+        }}
+      >
+        <PageNavigation current={current} total={numPages} onGo={goTo} ready={Boolean(doc)} />
+      </ZoomControls>
+      <div
+        ref={scroller}
+        role="region"
+        aria-label={`${title}, ${numPages} ${numPages === 1 ? "page" : "pages"}. Plus and minus zoom, 0 fits the width.`}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onScroll={onScroll}
+        data-testid="pdf-scroller"
+        className="relative h-[min(78dvh,60rem)] overflow-auto bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+      >
+        {!doc || !base ? (
+          <div className="mx-auto flex w-full max-w-3xl flex-col items-center gap-3 p-4">
+            <Skeleton className="aspect-[8.5/11] w-full rounded-sm bg-card shadow-sm" />
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Spinner className="size-4" /> Opening the PDF…
+            </p>
+          </div>
+        ) : (
+          <div className="flex w-max min-w-full flex-col items-center" style={{ padding: PAD, gap: GAP }}>
+            {Array.from({ length: numPages }, (_, i) => i + 1).map((n) => (
+              <PdfPage
+                key={n}
+                doc={doc}
+                number={n}
+                total={numPages}
+                base={base}
+                scale={scale}
+                active={active.has(n)}
+                onPainted={painted}
+                register={(el) => {
+                  if (el) pages.current.set(n, el);
+                  else pages.current.delete(n);
+                }}
+              />
+            ))}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function PageNavigation({ current, total, onGo, ready }: { current: number; total: number; onGo: (n: number) => void; ready: boolean }) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  return (
+    <form
+      className="flex items-center gap-2 text-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const n = Number(draft);
+        if (Number.isInteger(n)) onGo(n);
+        setDraft(null);
+      }}
+    >
+      <span aria-live="polite" data-testid="page-indicator" className="text-muted-foreground tabular-nums">
+        Page {current} of {total}
+      </span>
+      <label htmlFor={id} className="sr-only">
+        Go to page
+      </label>
+      <Input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={total}
+        placeholder="Go to"
+        disabled={!ready}
+        value={draft ?? ""}
+        onChange={(e) => {
+          setDraft(e.target.value);
+        }}
+        className="h-8 w-20"
+      />
+      <Button type="submit" variant="outline" size="sm" disabled={!ready || !draft}>
+        Go
+      </Button>
+    </form>
+  );
+}
+
+function PdfPage({
+  doc,
+  number,
+  total,
+  base,
+  scale,
+  active,
+  onPainted,
+  register,
+}: {
+  doc: PdfDocument;
+  number: number;
+  total: number;
+  base: Size;
+  scale: number;
+  active: boolean;
+  onPainted: (n: number) => void;
+  register: (el: HTMLDivElement | null) => void;
+}) {
+  const holder = useRef<HTMLDivElement>(null);
+  const [natural, setNatural] = useState<Size>(base);
+  const [rendered, setRendered] = useState(false);
+
+  useEffect(() => {
+    const el = holder.current;
+    if (!el) return;
+    if (!active) {
+      // Release the bitmap of a page far from view.
+      el.replaceChildren();
+      return;
+    }
+    let cancelled = false;
+    // A function, so the checks after each await are not narrowed away.
+    const stopped = () => cancelled;
+    let cancelRender: (() => void) | undefined;
+    (async () => {
+      const page = await doc.getPage(number);
+      if (stopped()) return;
+      const unit = page.getViewport({ scale: 1 });
+      const dpr = window.devicePixelRatio || 1;
+      const viewport = page.getViewport({ scale: scale * dpr });
+      // Drawn off-screen and swapped in, so zooming never flashes blank.
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.floor(viewport.width);
+      canvas.height = Math.floor(viewport.height);
+      canvas.className = "block size-full";
+      canvas.setAttribute("role", "img");
+      canvas.setAttribute("aria-label", `Page ${number} of ${total}`);
+      const task = page.render({ canvas, viewport });
+      cancelRender = () => {
+        task.cancel();
+      };
+      await task.promise;
+      if (stopped()) return;
+      el.replaceChildren(canvas);
+      setNatural((s) => (s.w === unit.width && s.h === unit.height ? s : { w: unit.width, h: unit.height }));
+      setRendered(true);
+      onPainted(number);
+    })().catch((e: unknown) => {
+      if ((e as { name?: string } | null)?.name === "RenderingCancelledException") return;
+      if (!stopped()) setRendered(false);
+    });
+    return () => {
+      cancelled = true;
+      cancelRender?.();
+    };
+  }, [doc, number, total, scale, active, onPainted]);
+
+  return (
+    <div
+      ref={(el) => {
+        register(el);
+      }}
+      data-page-number={number}
+      data-rendered={active && rendered ? "true" : "false"}
+      className="relative shrink-0 bg-white shadow-sm ring-1 ring-black/5"
+      style={{ width: Math.floor(natural.w * scale), height: Math.floor(natural.h * scale) }}
+    >
+      <div ref={holder} className="absolute inset-0" />
+      {!active || !rendered ? (
+        <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-slate-400">
+          {number}
+        </span>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type * as PdfJs from "pdfjs-dist";
+
+export type PdfJsModule = typeof PdfJs;
+export type PdfDocument = PdfJs.PDFDocumentProxy;
+
+let loading: Promise<PdfJsModule> | undefined;
+
+/**
+ * Loads pdf.js and points it at its worker, once. pdf.js is large, so it is
+ * only fetched when a PDF is about to be shown (the asset page calls this as
+ * soon as it knows the version is a PDF, in parallel with the file request).
+ * A failed load is not cached.
+ */
+export function loadPdfJs(): Promise<PdfJsModule> {
+  loading ??= Promise.all([import("pdfjs-dist"), import("pdfjs-dist/build/pdf.worker.min.mjs?url")]).then(
+    ([pdfjs, worker]) => {
+      pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
+      return pdfjs;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Zoom steps the +/− buttons and keys move between (1 = 100 %). */
+export const ZOOM_STEPS = [0.5, 0.67, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 1.75, 2, 2.5, 3] as const;
+export const ZOOM_MIN = 0.5;
+export const ZOOM_MAX = 3;
+
+/** The next zoom step above (`dir` 1) or below (−1) `current`, within 50–300 %. */
+export function stepZoom(current: number, dir: 1 | -1): number {
+  if (dir > 0) return ZOOM_STEPS.find((s) => s > current + 0.001) ?? ZOOM_MAX;
+  return [...ZOOM_STEPS].reverse().find((s) => s < current - 0.001) ?? ZOOM_MIN;
+}
