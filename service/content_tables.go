@@ -473,6 +473,7 @@ func AssetVersionsTable() *TableSpec {
 			{Name: "assets", Table: "assets", LocalColumn: "asset_id", ForeignColumn: "id"},
 			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "version_id", Many: true},
 			{Name: "author", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
+			{Name: "profiles_v2", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
 		},
 		Rows: orgScoped("org_id"),
 	}

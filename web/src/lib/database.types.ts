@@ -90,6 +90,13 @@ export type Database = {
             referencedRelation: "profiles_v2"
             referencedColumns: ["id"]
           },
+          {
+            foreignKeyName: "asset_versions_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
         ]
       }
       assets: {
