@@ -51,6 +51,11 @@ func (s *Identity) CheckDemo(ctx context.Context) (*DemoStatus, error) {
 		return nil, internal(err)
 	}
 	st.Users = len(members)
+	assets, err := readDBRows(ctx, v, "assets", condEq("org_id", fairbalance.DemoOrgID), 0, selCol("id", fairbalance.TypeText))
+	if err != nil {
+		return nil, internal(err)
+	}
+	st.Assets = len(assets)
 	st.HasDemo = st.Orgs > 0
 	return st, nil
 }
@@ -96,13 +101,27 @@ func (s *Identity) SeedDemo(ctx context.Context, c Client) (*DemoStatus, error) 
 	if err != nil {
 		return nil, internal(err)
 	}
+	// The content comes after the members who author it; Seed completes
+	// content an earlier run left unfinished.
+	if s.DemoContent != nil {
+		if err := s.DemoContent.Seed(ctx); err != nil {
+			return nil, internal(err)
+		}
+	}
 	return s.CheckDemo(ctx)
 }
 
-// RemoveDemo removes exactly the demo data: the demo organisation, its
-// invitations and the demo members' accounts. (The audit trail is
-// append-only and keeps its entries.)
+// RemoveDemo removes exactly the demo data: the demo organisation's
+// content and files, its invitations, the organisation and the demo
+// members' accounts. (The audit trail is append-only and keeps its
+// entries.)
 func (s *Identity) RemoveDemo(ctx context.Context, c Client) error {
+	// The content first: its files are blobs, which no cascade removes.
+	if s.DemoContent != nil {
+		if err := s.DemoContent.Remove(ctx); err != nil {
+			return internal(err)
+		}
+	}
 	err := s.tx(ctx, func(tx fairbalance.Tx) error {
 		members, err := tx.OrgMembers(ctx, fairbalance.DemoOrgID)
 		if err != nil {

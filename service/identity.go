@@ -91,6 +91,9 @@ type Identity struct {
 	Now func() time.Time
 	// MailQueued is called after a transaction that enqueued mail commits.
 	MailQueued func()
+	// DemoContent, when set, seeds and removes the demo organisation's
+	// content with the demo data (SeedDemo, RemoveDemo).
+	DemoContent *DemoContent
 }
 
 // NewIdentity returns the identity service.

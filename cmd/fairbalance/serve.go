@@ -100,6 +100,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	storage := service.NewStorage(db, blobs, keys.Secret)
 	data.RegisterFunctions(service.NewContent(storage).Functions()...)
+	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()
 	if !built {
