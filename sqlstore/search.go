@@ -134,19 +134,24 @@ func (q *querier) SearchContent(ctx context.Context, orgID string, s fairbalance
 		}
 		org := ph(orgID)
 		filters := searchFilters(s, ph)
+		cands := ph(searchCandidates)
 		lim := ph(limit)
 		opts := ph(headlineOptions)
-		// Rank every match, then build headlines for the page only:
-		// ts_headline re-parses the text, the costly part.
+		// The newest searchCandidates matches (of the organisation, with the
+		// filters) are ranked, as on SQLite; then headlines are built for
+		// the page only: ts_headline re-parses the text, the costly part.
 		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
   CASE WHEN to_tsvector('english', left(d.body, 100000)) @@ t.q
     THEN ts_headline('english', left(d.body, 100000), t.q, ` + opts + `)
     ELSE ts_headline('english', d.title, t.q, ` + opts + `) END,
   t.r
-FROM (SELECT d.id, ts_rank_cd(d.tsv, x.q) AS r, x.q
-  FROM (SELECT ` + tsq + ` AS q) x, search_docs d
-  WHERE d.tsv @@ x.q AND d.org_id = ` + org + filters + `
-  ORDER BY r DESC, d.id
+FROM (SELECT c.id, ts_rank_cd(c.tsv, c.q) AS r, c.q
+  FROM (SELECT d.id, d.tsv, x.q
+    FROM (SELECT ` + tsq + ` AS q) x, search_docs d
+    WHERE d.tsv @@ x.q AND d.org_id = ` + org + filters + `
+    ORDER BY d.id DESC
+    LIMIT ` + cands + `) c
+  ORDER BY r DESC, c.id
   LIMIT ` + lim + `) t
 JOIN search_docs d ON d.id = t.id
 ORDER BY t.r DESC, d.id`
@@ -173,10 +178,10 @@ ORDER BY t.r DESC, d.id`
 	return out, translate(rows.Err())
 }
 
-// searchCandidates caps the matches ranked on SQLite: a word in most
-// documents would otherwise cost a bm25 and a row lookup per match (a few
-// µs each, several hundred ms at 100 000 assets). Beyond the cap, the
-// newest matches are ranked; a narrower query ranks all of its matches.
+// searchCandidates caps the matches ranked: a word in most documents
+// would otherwise cost a bm25 (or ts_rank_cd) and a row lookup per match,
+// several hundred ms at 100 000 assets. Beyond the cap, the newest matches
+// are ranked; a narrower query ranks all of its matches.
 const searchCandidates = 2000
 
 // searchSQLite ranks in one query and builds snippets in a second one for
