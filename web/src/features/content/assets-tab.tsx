@@ -110,11 +110,11 @@ function AssetTable({ rows, productName, memberById }: RowProps) {
           <col />
           <col className="w-32" />
           <col className="hidden w-36 xl:table-column" />
-          <col className="w-40" />
+          <col className="w-36" />
           <col className="w-14" />
           <col className="hidden w-44 lg:table-column" />
           <col className="w-28" />
-          <col className="w-32" />
+          <col className="w-36" />
         </colgroup>
         <TableHeader>
           <TableRow>

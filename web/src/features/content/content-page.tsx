@@ -1,4 +1,4 @@
-import { FilePlus2, Search, X } from "lucide-react";
+import { FilePlus2, Search, SlidersHorizontal, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button";
@@ -29,6 +29,7 @@ import { cn } from "@/lib/utils";
 import { type ContentFilters, type SortKey, SORTS, type Tab, TAB_SORTS, TABS, useContentCounts, useMembers, useProducts } from "./api";
 import { AssetsTab } from "./assets-tab";
 import { ClaimsTab, ModulesTab, ReferencesTab } from "./library-tabs";
+import { useMediaQuery } from "./use-media-query";
 
 // The create dialog carries the editor (ProseMirror); it loads on first use.
 const CreateAssetDialog = lazy(() => import("./create-asset-dialog").then((m) => ({ default: m.CreateAssetDialog })));
@@ -68,7 +69,9 @@ function FilterSelect({
   value,
   choices,
   onChange,
+  className,
 }: {
+  className?: string;
   label: string;
   all: string;
   value: string;
@@ -80,7 +83,7 @@ function FilterSelect({
     <NativeSelect
       aria-label={label}
       value={value}
-      className={cn("min-w-0 flex-1 sm:w-40 sm:flex-none", value && "[&_select]:border-primary/60 [&_select]:bg-primary/5")}
+      className={cn("min-w-0 sm:w-40", value && "[&_select]:border-primary/60 [&_select]:bg-primary/5", className)}
       onChange={(e) => {
         onChange(e.target.value);
       }}
@@ -125,6 +128,8 @@ export function ContentPage() {
   );
   const creating = params.get("new") === "1" && canWrite;
 
+  const inline = useMediaQuery("(min-width: 640px)");
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const counts = useContentCounts();
   const products = useProducts();
   const members = useMembers();
@@ -226,8 +231,9 @@ export function ContentPage() {
           </TabsList>
         </div>
 
-        <div className="mt-4 flex flex-col gap-2 lg:flex-row lg:items-center">
-          <div className="relative min-w-0 flex-1">
+        <div className="mt-4 grid gap-2">
+          <div className="flex gap-2">
+          <div className="relative min-w-0 flex-1 sm:max-w-xl">
             <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
             <Input
               type="search"
@@ -253,7 +259,23 @@ export function ContentPage() {
               </button>
             ) : null}
           </div>
-          <div className="flex flex-wrap items-center gap-2">
+          {inline ? null : (
+            <Button
+              variant="outline"
+              className="h-10 shrink-0"
+              aria-expanded={filtersOpen}
+              aria-controls="content-filters"
+              onClick={() => {
+                setFiltersOpen((o) => !o);
+              }}
+            >
+              <SlidersHorizontal aria-hidden="true" />
+              Filters
+              {activeFilters > 0 ? <span className="rounded-full bg-primary px-1.5 text-xs leading-5 text-primary-foreground">{activeFilters}</span> : null}
+            </Button>
+          )}
+          </div>
+          <div id="content-filters" hidden={!inline && !filtersOpen} className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
             {tab === "assets" ? (
               <>
                 <FilterSelect label="Status" all="All statuses" value={filters.status} choices={options(ASSET_STATUSES, assetStatusLabel)} onChange={setFilter("status")} />
@@ -284,6 +306,7 @@ export function ContentPage() {
             ) : null}
             {query ? null : (
               <FilterSelect
+                className="sm:ml-auto sm:w-48"
                 label="Sort by"
                 all={`Sort: ${SORTS.updated.label}`}
                 value={sort === "updated" ? "" : sort}

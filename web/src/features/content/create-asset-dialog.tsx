@@ -12,7 +12,7 @@ import { Label } from "@/components/ui/label";
 import type { RichTextValue } from "@/components/ui/rich-text-editor";
 import { NativeSelect } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Tabs, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ASSET_TYPES, assetTypeLabel, AUDIENCES, audienceLabel, formatBytes, UPLOAD_TYPES } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
@@ -142,6 +142,7 @@ export function CreateAssetDialog({
         <form className="grid gap-5" onSubmit={submit} noValidate>
           <Tabs
             value={mode}
+            className="grid gap-5"
             onValueChange={(value) => {
               if (!busy) setMode(value as Mode);
             }}
@@ -156,7 +157,6 @@ export function CreateAssetDialog({
                 Upload
               </TabsTrigger>
             </TabsList>
-          </Tabs>
 
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
             <Field label="Title" error={errors.title} className="sm:col-span-2">
@@ -210,19 +210,21 @@ export function CreateAssetDialog({
             </Field>
           </div>
 
-          {mode === "compose" ? (
-            <ComposeArea error={errors.body} modules={insertable} onChange={setContent} />
-          ) : (
-            <DropZone
-              file={file}
-              error={errors.file}
-              disabled={busy}
-              onFile={(f) => {
-                setFile(f);
-                setErrors((prev) => ({ ...prev, file: fileProblem(f) ?? undefined }));
-              }}
-            />
-          )}
+            <TabsContent value="compose" className="mt-0">
+              <ComposeArea error={errors.body} modules={insertable} value={content?.json ?? null} onChange={setContent} />
+            </TabsContent>
+            <TabsContent value="upload" className="mt-0">
+              <DropZone
+                file={file}
+                error={errors.file}
+                disabled={busy}
+                onFile={(f) => {
+                  setFile(f);
+                  setErrors((prev) => ({ ...prev, file: fileProblem(f) ?? undefined }));
+                }}
+              />
+            </TabsContent>
+          </Tabs>
 
           {state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
 
@@ -255,10 +257,12 @@ export function CreateAssetDialog({
 function ComposeArea({
   error,
   modules,
+  value,
   onChange,
 }: {
   error: string | undefined;
   modules: { id: string; kind: string; title: string; body: string }[];
+  value: RichTextValue["json"] | null;
   onChange: (value: RichTextValue) => void;
 }) {
   const id = useId();
@@ -270,6 +274,7 @@ function ComposeArea({
           ariaLabel="Asset content"
           placeholder="Write the asset. Use “Insert module” for approved ISI, claims and disclaimers."
           modules={modules}
+          value={value}
           onChange={onChange}
           invalid={Boolean(error)}
           ariaDescribedBy={error ? `${id}-error` : undefined}
