@@ -57,8 +57,11 @@ export function ProductsSettingsCard() {
   const list = products.data ?? [];
   return (
     <Card>
-      <CardHeader className="flex flex-row items-start justify-between gap-4">
-        <div className="grid gap-1.5">
+      <CardHeader className="flex-row items-start gap-4">
+        <span className="inline-flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10">
+          <Package aria-hidden="true" className="size-5 text-primary" />
+        </span>
+        <div className="grid flex-1 gap-1.5">
           <CardTitle id="products-title">Products &amp; ISI</CardTitle>
           <CardDescription>The products your content promotes, with the safety information every asset must carry.</CardDescription>
         </div>

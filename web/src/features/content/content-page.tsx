@@ -240,7 +240,7 @@ export function ContentPage() {
               value={typed}
               aria-label={`Search ${TAB_LABELS[tab].toLowerCase()}`}
               placeholder={`Search ${TAB_LABELS[tab].toLowerCase()} by any word…`}
-              className="pr-9 pl-9"
+              className="pr-9 pl-9 [&::-webkit-search-cancel-button]:appearance-none"
               onChange={(e) => {
                 setTyped(e.target.value);
               }}

@@ -147,7 +147,7 @@ export function CreateAssetDialog({
               if (!busy) setMode(value as Mode);
             }}
           >
-            <TabsList aria-label="How to create the asset" className="w-full sm:w-auto">
+            <TabsList aria-label="How to create the asset" className="w-full sm:w-fit">
               <TabsTrigger value="compose" className="flex-1 sm:flex-none">
                 <PenLine aria-hidden="true" className="size-4" />
                 Compose
@@ -158,7 +158,7 @@ export function CreateAssetDialog({
               </TabsTrigger>
             </TabsList>
 
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             <Field label="Title" error={errors.title} className="sm:col-span-2">
               <Input value={title} maxLength={200} autoFocus onChange={(e) => { setTitle(e.target.value); }} />
             </Field>
@@ -205,7 +205,7 @@ export function CreateAssetDialog({
             <Field label="Expires">
               <Input type="date" value={expiresAt} onChange={(e) => { setExpiresAt(e.target.value); }} />
             </Field>
-            <Field label="Job code" hint="Optional — generated when blank." className="sm:col-span-2 lg:col-span-1">
+            <Field label="Job code" hint="Optional — generated when blank.">
               <Input value={jobCode} className="font-mono" placeholder={`FB-${market}-0000`} onChange={(e) => { setJobCode(e.target.value); }} />
             </Field>
           </div>
