@@ -40,8 +40,8 @@ async function approvedModule(server: Server, token: string, title: string, body
   return row;
 }
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+async function shot(page: Page, name: string, fullPage = true) {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage });
 }
 
 let admin: Member;
@@ -74,13 +74,13 @@ test("a marketer composes an asset with an inserted module and lands on its page
   await editor.click();
   await editor.pressSequentially("Zephyrine lowers nightly symptoms for most adults. ");
   await expectAccessible(page);
-  await shot(page, "create-compose-1440");
+  await shot(page, "create-compose-1440", false);
 
   await dialog.getByRole("button", { name: "Insert module" }).click();
   await page.getByRole("menuitem", { name: /Core ISI/ }).click();
   await expect(editor.locator(`span[data-module-id="${mod.id}"]`)).toBeVisible();
   await expect(editor.locator("span[data-module-id]")).toContainText("severe hepatic impairment");
-  await shot(page, "create-compose-module-1440");
+  await shot(page, "create-compose-module-1440", false);
 
   await dialog.getByRole("button", { name: "Create asset" }).click();
   await expect(page).toHaveURL(UUID);
@@ -125,7 +125,7 @@ test("a marketer uploads a PDF asset with a progress bar", async ({ page, server
   await dialog.getByLabel("File").setInputFiles({ name: "detail-aid.pdf", mimeType: "application/pdf", buffer: pdf });
   await expect(dialog.getByText("detail-aid.pdf")).toBeVisible();
   await expect(dialog.getByRole("alert")).toHaveCount(0);
-  await shot(page, "create-upload-1440");
+  await shot(page, "create-upload-1440", false);
 
   // Slow the upload so the progress bar is seen.
   const cdp = await page.context().newCDPSession(page);
@@ -136,7 +136,7 @@ test("a marketer uploads a PDF asset with a progress bar", async ({ page, server
   await expect(progress).toBeVisible();
   await expect(progress.getByRole("progressbar")).toBeVisible();
   await expect(progress).toContainText(/\d+%/);
-  await shot(page, "create-upload-progress-1440");
+  await shot(page, "create-upload-progress-1440", false);
   await expect(page).toHaveURL(UUID, { timeout: 60_000 });
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
 });
@@ -184,7 +184,7 @@ test("an admin adds, edits and deactivates a product with its ISI; others do not
   await dialog.getByLabel("Add market").press("Enter");
   await expect(dialog.getByRole("button", { name: "Remove US" })).toBeVisible();
   await expectAccessible(page);
-  await shot(page, "settings-product-dialog-1440");
+  await shot(page, "settings-product-dialog-1440", false);
   await dialog.getByRole("button", { name: "Add product" }).click();
   await expect(dialog).toBeHidden();
   const list = page.getByRole("list", { name: "Products & ISI" });
@@ -273,7 +273,7 @@ test("a marketer links a claim to a reference passage; a passage not on the page
   const linked = dialog.getByRole("list", { name: "Linked passages" });
   await expect(linked).toContainText("ZEPHYR-1 trial, p. 2: “PASI 75 was reached by 71% of patients”");
   await expectAccessible(page);
-  await shot(page, "claim-dialog-1440");
+  await shot(page, "claim-dialog-1440", false);
 
   await linked.getByRole("button", { name: "Unlink passage on page 2" }).click();
   await expect(dialog.getByText("No passages linked yet.")).toBeVisible();
@@ -306,6 +306,18 @@ test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page,
   await expect(page.getByRole("table", { name: "Assets" })).toBeVisible();
   await expectAccessible(page);
   await shot(page, "hub-assets-1440");
+
+  // Filters and sort live in the URL; the list is read again with them.
+  await page.getByRole("combobox", { name: "Market" }).selectOption("EU");
+  await expect(page).toHaveURL(/market=EU/);
+  await expect(page.getByRole("table", { name: "Assets" }).getByRole("row")).toHaveCount(4); // header + 3 EU assets
+  await page.getByRole("combobox", { name: "Sort by" }).selectOption("title");
+  await expect(page).toHaveURL(/sort=title/);
+  await expect(page.getByRole("table", { name: "Assets" }).getByRole("row").nth(1)).toContainText("Leave-behind");
+  await page.reload();
+  await expect(page.getByRole("combobox", { name: "Market" })).toHaveValue("EU");
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await expect(page).not.toHaveURL(/market=/);
   await page.goto("/content?tab=modules");
   await expect(page.getByText("Boxed warning")).toBeVisible();
   await shot(page, "hub-modules-1440");
@@ -318,10 +330,18 @@ test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page,
   await expect(page.getByRole("list", { name: "Assets" })).toBeVisible();
   await expectAccessible(page);
   await shot(page, "hub-assets-390");
+  await page.getByRole("button", { name: "Filters" }).click();
+  await expect(page.getByRole("combobox", { name: "Status" })).toBeVisible();
+  await shot(page, "hub-filters-390", false);
+  await page.goto("/content?tab=modules");
+  await expect(page.getByText("Boxed warning")).toBeVisible();
+  await shot(page, "hub-modules-390");
   await page.goto("/content?new=1");
   await expect(page.getByRole("dialog", { name: "New asset" })).toBeVisible();
   await expect(page.getByRole("textbox", { name: "Asset content" })).toBeVisible();
-  await shot(page, "create-compose-390");
+  await shot(page, "create-compose-390", false);
+  await page.getByRole("textbox", { name: "Asset content" }).scrollIntoViewIfNeeded();
+  await shot(page, "create-compose-390-editor", false);
 
   await page.emulateMedia({ colorScheme: "dark" });
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -330,4 +350,11 @@ test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page,
   await shot(page, "hub-assets-1440-dark");
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, "hub-assets-390-dark");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/content?new=1");
+  await expect(page.getByRole("textbox", { name: "Asset content" })).toBeVisible();
+  await shot(page, "create-compose-1440-dark", false);
+  await page.goto("/content?tab=references");
+  await expect(page.getByText("No references yet")).toBeVisible();
+  await shot(page, "hub-references-empty-1440-dark");
 });

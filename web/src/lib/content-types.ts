@@ -217,6 +217,20 @@ export const versionKindLabel = (value: string | null | undefined) => lookup(VER
 /** "Claim" for "claim" (search result kinds). */
 export const searchKindLabel = (value: string | null | undefined) => lookup(SEARCH_KIND_LABELS, value);
 
+/** The label and badge colour of a status of any kind of content ("asset", "claim", "module", "reference"). */
+export function statusBadge(kind: string, status: string | null | undefined): { label: string; variant: Variant } {
+  switch (kind) {
+    case "claim":
+      return { label: claimStatusLabel(status), variant: claimStatusVariant(status) };
+    case "module":
+      return { label: moduleStatusLabel(status), variant: moduleStatusVariant(status) };
+    case "reference":
+      return { label: referenceStatusLabel(status), variant: referenceStatusVariant(status) };
+    default:
+      return { label: assetStatusLabel(status), variant: assetStatusVariant(status) };
+  }
+}
+
 /** Writers of assets, versions, modules, claims and references (product.md §2). */
 export function canWriteContent(role: string | null | undefined): boolean {
   return role === "owner" || role === "admin" || role === "marketer";

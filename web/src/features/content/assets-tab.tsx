@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { MemberAvatar } from "@/components/ui/member-avatar";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { assetStatusLabel, assetStatusVariant, assetTypeLabel, searchKindLabel } from "@/lib/content-types";
+import { assetStatusLabel, assetStatusVariant, assetTypeLabel, searchKindLabel, statusBadge } from "@/lib/content-types";
 import { formatRelativeTime } from "@/lib/format-time";
 import { type Asset, CONTENT_KEY, type ContentFilters, fetchRows, type Member, nextCursor, type Product, searchContent, type SearchResult, type SortKey } from "./api";
 import type { Cursor } from "./keyset";
@@ -251,7 +251,7 @@ export function SearchResults({
                 </div>
                 <span className="flex shrink-0 items-center gap-2">
                   {r.kind !== "asset" ? <Badge variant="outline">{searchKindLabel(r.kind)}</Badge> : null}
-                  {r.status ? <Badge variant={r.kind === "asset" ? assetStatusVariant(r.status) : "gray"}>{r.kind === "asset" ? assetStatusLabel(r.status) : r.status}</Badge> : null}
+                  {r.status ? <Badge variant={statusBadge(r.kind, r.status).variant}>{statusBadge(r.kind, r.status).label}</Badge> : null}
                   <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
                 </span>
               </div>

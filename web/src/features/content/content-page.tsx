@@ -233,49 +233,49 @@ export function ContentPage() {
 
         <div className="mt-4 grid gap-2">
           <div className="flex gap-2">
-          <div className="relative min-w-0 flex-1 sm:max-w-xl">
-            <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
-            <Input
-              type="search"
-              value={typed}
-              aria-label={`Search ${TAB_LABELS[tab].toLowerCase()}`}
-              placeholder={`Search ${TAB_LABELS[tab].toLowerCase()} by any word…`}
-              className="pr-9 pl-9 [&::-webkit-search-cancel-button]:appearance-none"
-              onChange={(e) => {
-                setTyped(e.target.value);
-              }}
-            />
-            {typed ? (
-              <button
-                type="button"
-                aria-label="Clear search"
-                className="absolute top-1/2 right-2 inline-flex size-6 -translate-y-1/2 items-center justify-center rounded text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            <div className="relative min-w-0 flex-1 sm:max-w-xl">
+              <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" />
+              <Input
+                type="search"
+                value={typed}
+                aria-label={`Search ${TAB_LABELS[tab].toLowerCase()}`}
+                placeholder={`Search ${TAB_LABELS[tab].toLowerCase()} by any word…`}
+                className="pr-9 pl-9 [&::-webkit-search-cancel-button]:appearance-none"
+                onChange={(e) => {
+                  setTyped(e.target.value);
+                }}
+              />
+              {typed ? (
+                <button
+                  type="button"
+                  aria-label="Clear search"
+                  className="absolute top-1/2 right-2 inline-flex size-6 -translate-y-1/2 items-center justify-center rounded text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                  onClick={() => {
+                    setTyped("");
+                    update({ q: null }, true);
+                  }}
+                >
+                  <X aria-hidden="true" className="size-4" />
+                </button>
+              ) : null}
+            </div>
+            {inline ? null : (
+              <Button
+                variant="outline"
+                className="h-10 shrink-0"
+                aria-expanded={filtersOpen}
+                aria-controls="content-filters"
                 onClick={() => {
-                  setTyped("");
-                  update({ q: null }, true);
+                  setFiltersOpen((o) => !o);
                 }}
               >
-                <X aria-hidden="true" className="size-4" />
-              </button>
-            ) : null}
+                <SlidersHorizontal aria-hidden="true" />
+                Filters
+                {activeFilters > 0 ? <span className="rounded-full bg-primary px-1.5 text-xs leading-5 text-primary-foreground">{activeFilters}</span> : null}
+              </Button>
+            )}
           </div>
-          {inline ? null : (
-            <Button
-              variant="outline"
-              className="h-10 shrink-0"
-              aria-expanded={filtersOpen}
-              aria-controls="content-filters"
-              onClick={() => {
-                setFiltersOpen((o) => !o);
-              }}
-            >
-              <SlidersHorizontal aria-hidden="true" />
-              Filters
-              {activeFilters > 0 ? <span className="rounded-full bg-primary px-1.5 text-xs leading-5 text-primary-foreground">{activeFilters}</span> : null}
-            </Button>
-          )}
-          </div>
-          <div id="content-filters" hidden={!inline && !filtersOpen} className="grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center">
+          <div id="content-filters" className={cn("grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center", !inline && !filtersOpen && "hidden")}>
             {tab === "assets" ? (
               <>
                 <FilterSelect label="Status" all="All statuses" value={filters.status} choices={options(ASSET_STATUSES, assetStatusLabel)} onChange={setFilter("status")} />

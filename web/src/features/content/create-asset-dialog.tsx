@@ -158,8 +158,8 @@ export function CreateAssetDialog({
               </TabsTrigger>
             </TabsList>
 
-          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            <Field label="Title" error={errors.title} className="sm:col-span-2">
+          <div className="grid grid-cols-2 gap-x-3 gap-y-4 sm:gap-x-4 lg:grid-cols-3">
+            <Field label="Title" error={errors.title} className="col-span-2">
               <Input value={title} maxLength={200} autoFocus onChange={(e) => { setTitle(e.target.value); }} />
             </Field>
             <Field label="Type">

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { BookOpen, Boxes, FileSearch, FileText, type LucideIcon, Paperclip, Plus, Quote } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
+import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -14,6 +15,7 @@ import {
   referenceStatusLabel,
   referenceStatusVariant,
 } from "@/lib/content-types";
+import { errorMessage } from "@/lib/errors";
 import { formatRelativeTime } from "@/lib/format-time";
 import {
   type Claim,
@@ -95,7 +97,11 @@ function Library<T extends { id: string }>({
   const Icon = spec.icon;
 
   const openResult = async (r: SearchResult) => {
-    onOpen(await fetchById<T>(TAB_TABLE[spec.tab], r.id));
+    try {
+      onOpen(await fetchById<T>(TAB_TABLE[spec.tab], r.id));
+    } catch (err) {
+      toast.error(errorMessage(err, `The ${spec.noun} could not be opened.`));
+    }
   };
 
   const newButton = canWrite ? (
