@@ -203,11 +203,18 @@ func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.
 	if len(ids) == 0 {
 		return out, nil
 	}
+	// One pass of the match over the page's rowid range: a plain
+	// "rowid IN" would run the match (and its prefix merge) once per row;
+	// "+rowid" keeps the list a filter, so snippets are made for the page only.
+	lo, hi := ids[0].(int64), ids[0].(int64)
+	for _, id := range ids {
+		lo, hi = min(lo, id.(int64)), max(hi, id.(int64))
+	}
 	ph := strings.Repeat(", ?", len(ids))[2:]
 	rows, err := q.query(ctx, `SELECT rowid,
   snippet(search_fts, 0, char(57344), char(57345), '…', 16),
   snippet(search_fts, 1, char(57344), char(57345), '…', 16)
-FROM search_fts WHERE search_fts MATCH ? AND rowid IN (`+ph+`)`, append([]any{match}, ids...)...)
+FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (`+ph+`)`, append([]any{match, lo, hi}, ids...)...)
 	if err != nil {
 		return nil, err
 	}
