@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -143,6 +144,9 @@ func ExtractLimited(r io.ReaderAt, size int64, lim Limits) (doc *Document, err e
 	if err != nil {
 		return nil, classifyOpenError(err)
 	}
+	if !xrefStreamsSafe(pr) {
+		return nil, ErrUnreadable
+	}
 	list, err := pageList(pr, lim.MaxPages)
 	if err != nil {
 		return nil, err
@@ -170,6 +174,43 @@ func ExtractLimited(r io.ReaderAt, size int64, lim Limits) (doc *Document, err e
 		return nil, ErrUnreadable
 	}
 	return &Document{Pages: pages}, nil
+}
+
+// xrefStreamsSafe checks what the library does not: an object stored in an
+// object stream must name a stream that is itself an ordinary object. The
+// library resolves such objects recursively without reading the file, so a
+// stream that names itself (or a cycle of them) overflows the goroutine
+// stack, a fatal error no recover catches: a 200-byte upload would stop the
+// server. The cross-reference table is unexported; reflection reads it, and
+// a library whose table looks different is refused rather than trusted.
+func xrefStreamsSafe(pr *pdf.Reader) bool {
+	xv := reflect.ValueOf(pr).Elem().FieldByName("xref")
+	if !xv.IsValid() || xv.Kind() != reflect.Slice {
+		return false
+	}
+	n := xv.Len()
+	if n == 0 {
+		return true
+	}
+	e := xv.Index(0)
+	in, stream := e.FieldByName("inStream"), e.FieldByName("stream")
+	if !in.IsValid() || in.Kind() != reflect.Bool || !stream.IsValid() {
+		return false
+	}
+	if id := stream.FieldByName("id"); !id.IsValid() || id.Kind() != reflect.Uint32 {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		e := xv.Index(i)
+		if !e.FieldByName("inStream").Bool() {
+			continue
+		}
+		s := e.FieldByName("stream").FieldByName("id").Uint()
+		if s < uint64(n) && xv.Index(int(s)).FieldByName("inStream").Bool() {
+			return false
+		}
+	}
+	return true
 }
 
 // maxTreeDepth bounds the nesting of the page tree (real files use a few

@@ -306,6 +306,29 @@ func TestExtractCyclicPageTree(t *testing.T) {
 	}
 }
 
+// An object stream that contains itself sends the library into unbounded
+// recursion (a fatal stack overflow, not a panic); it is refused first.
+func TestExtractSelfContainedObjectStream(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.5\n")
+	off1 := b.Len()
+	b.WriteString("1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n")
+	off3 := b.Len()
+	entries := []byte{
+		0, 0, 0, 0,
+		1, byte(off1 >> 8), byte(off1), 0,
+		2, 0, 2, 0, // object 2 is in object stream 2: itself
+		1, byte(off3 >> 8), byte(off3), 0,
+	}
+	fmt.Fprintf(&b, "3 0 obj\n<< /Type /XRef /Size 4 /W [1 2 1] /Root 1 0 R /Length %d >>\nstream\n", len(entries))
+	b.Write(entries)
+	b.WriteString("\nendstream\nendobj\n")
+	fmt.Fprintf(&b, "startxref\n%d\n%%%%EOF\n", off3)
+	if _, err := extract(t, b.Bytes()); !errors.Is(err, pdftext.ErrUnreadable) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
 func FuzzExtract(f *testing.F) {
 	good, err := samplepdf.Generate("Fuzz seed", fivePages[:2])
 	if err != nil {
