@@ -253,7 +253,7 @@ test("a marketer links a claim to a reference passage; a passage not on the page
 
   await page.getByRole("tab", { name: /Claims/ }).click();
   await expect(page).toHaveURL(/tab=claims/);
-  await page.getByRole("button", { name: "New claim" }).click();
+  await page.getByRole("button", { name: "New claim" }).first().click();
   const dialog = page.getByRole("dialog");
   await expect(dialog).toHaveAccessibleName("New claim");
   await dialog.getByLabel("Claim", { exact: true }).fill("71% of patients reached PASI 75 at week 16.");

@@ -249,7 +249,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
           <DialogDescription>Reviewers check every asset for this product against its indications and ISI.</DialogDescription>
         </DialogHeader>
         <form className="grid gap-4" onSubmit={submit} noValidate>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Brand name" error={errors.brand}>
               <Input value={brand} maxLength={120} onChange={(e) => { setBrand(e.target.value); }} />
             </Field>
@@ -263,7 +263,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
           <Field label="Important Safety Information (ISI)" hint="The full ISI text, as approved.">
             <Textarea value={isi} rows={10} className="min-h-48 font-serif leading-6" onChange={(e) => { setIsi(e.target.value); }} />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Prescribing information reference">
               <Input value={pi} placeholder="e.g. PI rev. 03/2026" onChange={(e) => { setPi(e.target.value); }} />
             </Field>

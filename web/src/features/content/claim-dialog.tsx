@@ -95,7 +95,7 @@ export function ClaimDialog({
           <Field label="Variants" hint="Approved alternative wordings, one per line.">
             <Textarea value={variants} readOnly={readOnly} rows={2} onChange={(e) => { setVariants(e.target.value); }} />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-3">
+          <div className="grid items-start gap-4 sm:grid-cols-3">
             <Field label="Product">
               <NativeSelect value={productId} disabled={readOnly} onChange={(e) => { setProductId(e.target.value); }}>
                 <option value="">No product</option>

@@ -1,4 +1,4 @@
-import { FilePlus2, Search, SlidersHorizontal, X } from "lucide-react";
+import { FilePlus2, Plus, Search, SlidersHorizontal, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button";
@@ -183,6 +183,19 @@ export function ContentPage() {
   const activeFilters = FILTER_KEYS.filter((k) => filters[k] !== "").length;
   const count = (t: Tab) => counts.data?.[t];
 
+  // Library items are created in dialogs opened through the URL (?new=module…).
+  const libraryCreate = (noun: string) => ({
+    creating: canWrite && params.get("new") === noun,
+    onCreate: () => {
+      update({ new: noun });
+    },
+    onCreateClosed: () => {
+      update({ new: null }, true);
+    },
+  });
+  const NOUNS: Partial<Record<Tab, string>> = { modules: "module", claims: "claim", references: "reference" };
+  const noun = NOUNS[tab];
+
   const openCreate = () => {
     update({ new: "1" });
   };
@@ -274,6 +287,18 @@ export function ContentPage() {
                 {activeFilters > 0 ? <span className="rounded-full bg-primary px-1.5 text-xs leading-5 text-primary-foreground">{activeFilters}</span> : null}
               </Button>
             )}
+            {canWrite && noun ? (
+              <Button
+                variant="outline"
+                className="ml-auto h-10 shrink-0"
+                onClick={() => {
+                  update({ new: noun });
+                }}
+              >
+                <Plus aria-hidden="true" />
+                <span className={inline ? undefined : "sr-only"}>New {noun}</span>
+              </Button>
+            ) : null}
           </div>
           <div id="content-filters" className={cn("grid grid-cols-2 gap-2 sm:flex sm:flex-wrap sm:items-center", !inline && !filtersOpen && "hidden")}>
             {tab === "assets" ? (
@@ -343,13 +368,13 @@ export function ContentPage() {
           />
         </TabsContent>
         <TabsContent value="modules">
-          <ModulesTab filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
+          <ModulesTab {...libraryCreate("module")} filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
         </TabsContent>
         <TabsContent value="claims">
-          <ClaimsTab filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
+          <ClaimsTab {...libraryCreate("claim")} filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
         </TabsContent>
         <TabsContent value="references">
-          <ReferencesTab filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
+          <ReferencesTab {...libraryCreate("reference")} filters={filters} sort={sort} query={query.trim()} canWrite={canWrite} products={products.data ?? []} filtered={activeFilters > 0} />
         </TabsContent>
       </Tabs>
 

@@ -158,7 +158,7 @@ export function CreateAssetDialog({
               </TabsTrigger>
             </TabsList>
 
-          <div className="grid grid-cols-2 gap-x-3 gap-y-4 sm:gap-x-4 lg:grid-cols-3">
+          <div className="grid grid-cols-2 items-start gap-x-3 gap-y-4 sm:gap-x-4 lg:grid-cols-3">
             <Field label="Title" error={errors.title} className="col-span-2">
               <Input value={title} maxLength={200} autoFocus onChange={(e) => { setTitle(e.target.value); }} />
             </Field>

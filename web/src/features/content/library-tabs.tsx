@@ -41,6 +41,12 @@ import { Expiry, ListSkeleton, LoadError, LoadMore } from "./parts";
 import { ReferenceDialog } from "./reference-dialog";
 
 interface TabProps {
+  /** The page asks for the create dialog (`?new=<noun>` in the URL). */
+  creating: boolean;
+  /** Opens the create dialog (through the URL). */
+  onCreate: () => void;
+  /** Closes the create dialog. */
+  onCreateClosed: () => void;
   filters: ContentFilters;
   sort: SortKey;
   query: string;
@@ -61,8 +67,8 @@ interface Spec<T> {
   row: (item: T, productName: Map<string, string>) => ReactNode;
 }
 
-/** Either a new row (null) or the row being edited; undefined when closed. */
-type Editing<T> = T | null | undefined;
+/** The row being edited; undefined when none is. */
+type Editing<T> = T | undefined;
 
 function useLibrary<T extends { id: string }>(tab: Tab, filters: ContentFilters, sort: SortKey, enabled: boolean) {
   return useInfiniteQuery({
@@ -82,7 +88,7 @@ function Library<T extends { id: string }>({
 }: {
   spec: Spec<T>;
   props: TabProps;
-  onOpen: (item: T | null) => void;
+  onOpen: (item: T) => void;
 }) {
   const { filters, sort, query, canWrite, products, filtered } = props;
   const list = useLibrary<T>(spec.tab, filters, sort, query === "");
@@ -105,12 +111,7 @@ function Library<T extends { id: string }>({
   };
 
   const newButton = canWrite ? (
-    <Button
-      variant="outline"
-      onClick={() => {
-        onOpen(null);
-      }}
-    >
+    <Button variant="outline" onClick={props.onCreate}>
       <Plus aria-hidden="true" />
       New {spec.noun}
     </Button>
@@ -156,12 +157,7 @@ function Library<T extends { id: string }>({
     );
   }
 
-  return (
-    <div className="grid gap-3">
-      {newButton && rows.length > 0 && !query ? <div className="flex justify-end">{newButton}</div> : null}
-      {body}
-    </div>
-  );
+  return body;
 }
 
 function RowLine({ title, meta, badges, clamp = false }: { title: string; meta: ReactNode; badges: ReactNode; clamp?: boolean }) {
@@ -296,12 +292,13 @@ export function ModulesTab(props: TabProps) {
   return (
     <>
       <Library spec={MODULES} props={props} onOpen={setEditing} />
-      {editing !== undefined ? (
+      {editing !== undefined || props.creating ? (
         <ModuleDialog
-          module={editing}
+          module={editing ?? null}
           products={props.products}
           canWrite={props.canWrite}
           onClose={() => {
+            if (editing === undefined) props.onCreateClosed();
             setEditing(undefined);
           }}
         />
@@ -316,12 +313,13 @@ export function ClaimsTab(props: TabProps) {
   return (
     <>
       <Library spec={CLAIMS} props={props} onOpen={setEditing} />
-      {editing !== undefined ? (
+      {editing !== undefined || props.creating ? (
         <ClaimDialog
-          claim={editing}
+          claim={editing ?? null}
           products={props.products}
           canWrite={props.canWrite}
           onClose={() => {
+            if (editing === undefined) props.onCreateClosed();
             setEditing(undefined);
           }}
         />
@@ -336,11 +334,12 @@ export function ReferencesTab(props: TabProps) {
   return (
     <>
       <Library spec={REFERENCES} props={props} onOpen={setEditing} />
-      {editing !== undefined ? (
+      {editing !== undefined || props.creating ? (
         <ReferenceDialog
-          reference={editing}
+          reference={editing ?? null}
           canWrite={props.canWrite}
           onClose={() => {
+            if (editing === undefined) props.onCreateClosed();
             setEditing(undefined);
           }}
         />

@@ -82,7 +82,7 @@ export function ModuleDialog({
           </DialogDescription>
         </DialogHeader>
         <form className="grid gap-4" onSubmit={submit} noValidate>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Kind">
               <NativeSelect value={kind} disabled={readOnly} onChange={(e) => { setKind(e.target.value); }}>
                 {MODULE_KINDS.map((k) => (
@@ -108,7 +108,7 @@ export function ModuleDialog({
           <Field label="Text" hint="Exactly what is inserted into an asset.">
             <Textarea value={body} readOnly={readOnly} rows={6} onChange={(e) => { setBody(e.target.value); }} />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-3">
+          <div className="grid items-start gap-4 sm:grid-cols-3">
             <Field label="Product">
               <NativeSelect value={productId} disabled={readOnly} onChange={(e) => { setProductId(e.target.value); }}>
                 <option value="">No product</option>

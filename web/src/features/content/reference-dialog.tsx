@@ -92,7 +92,7 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
           <Field label="Citation" hint="As it should appear in a reference list.">
             <Textarea value={citation} readOnly={readOnly} rows={2} onChange={(e) => { setCitation(e.target.value); }} />
           </Field>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Kind">
               <NativeSelect value={kind} disabled={readOnly} onChange={(e) => { setKind(e.target.value); }}>
                 {REFERENCE_KINDS.map((k) => (
