@@ -279,6 +279,32 @@ test("a marketer links a claim to a reference passage; a passage not on the page
   await expect(dialog.getByText("No passages linked yet.")).toBeVisible();
 });
 
+test("a marketer adds a reference and uploads its PDF from the References tab", async ({ page, server }) => {
+  await signInFast(page, server, marketer);
+  await page.goto("/content?tab=references");
+  await expect(page.getByText("No references yet")).toBeVisible();
+  await page.getByRole("button", { name: "New reference" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New reference" });
+  await dialog.getByLabel("Title").fill("Zephyra prescribing information");
+  await dialog.getByLabel("Citation").fill("Zephyra (zephyrimab) PI. Northwind Therapeutics; 2026.");
+  await dialog.getByLabel("Kind").selectOption("prescribing_information");
+  const pdf = samplePdf([["Indications and usage"], ["Dosage"], ["Warnings and precautions"]], { title: "PI" });
+  await dialog.getByLabel("PDF").setInputFiles({ name: "zephyra-pi.pdf", mimeType: "application/pdf", buffer: pdf });
+  await expect(dialog.getByText(/zephyra-pi\.pdf · \d/)).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Add reference" }).click();
+  await expect(dialog).toBeHidden();
+  const list = page.getByRole("list", { name: "References" });
+  await expect(list).toContainText("Zephyra prescribing information");
+  await expect(list).toContainText("Prescribing information");
+  await expect(list).toContainText("PDF · 3 pages");
+  await shot(page, "hub-references-1440");
+
+  // Search over references finds it by a word of its citation.
+  await page.getByRole("searchbox", { name: "Search references" }).fill("zephyrimab");
+  await expect(page.getByRole("list", { name: "Search results" })).toContainText("Zephyra prescribing information");
+});
+
 test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page, server }) => {
   test.setTimeout(120_000);
   const token = await accessToken(server, marketer);
