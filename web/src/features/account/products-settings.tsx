@@ -261,7 +261,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
             <Textarea value={indications} rows={3} onChange={(e) => { setIndications(e.target.value); }} />
           </Field>
           <Field label="Important Safety Information (ISI)" hint="The full ISI text, as approved.">
-            <Textarea value={isi} rows={10} className="min-h-48 font-serif leading-6" onChange={(e) => { setIsi(e.target.value); }} />
+            <Textarea value={isi} rows={10} className="min-h-48 leading-6" onChange={(e) => { setIsi(e.target.value); }} />
           </Field>
           <div className="grid items-start gap-4 sm:grid-cols-2">
             <Field label="Prescribing information reference">
