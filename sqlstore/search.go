@@ -2,11 +2,14 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"fairbalance"
+
+	"github.com/jackc/pgx/v5"
 )
 
 var _ fairbalance.SearchStore = (*querier)(nil)
@@ -158,9 +161,17 @@ ORDER BY t.r DESC, d.id`
 	} else {
 		return q.searchSQLite(ctx, orgID, s, terms, limit)
 	}
-	rows, err := q.query(ctx, query, args...)
+	// Planned for each search (an unnamed statement): a cached generic
+	// plan cannot know how common the words are, and picks badly.
+	var rows *sql.Rows
+	var err error
+	if q.tx != nil {
+		rows, err = q.tx.QueryContext(ctx, query, append([]any{pgx.QueryExecModeExec}, args...)...)
+	} else {
+		rows, err = q.pool.QueryContext(ctx, query, append([]any{pgx.QueryExecModeExec}, args...)...)
+	}
 	if err != nil {
-		return nil, err
+		return nil, translate(err)
 	}
 	defer rows.Close()
 	out := []fairbalance.SearchHit{}
@@ -182,7 +193,7 @@ ORDER BY t.r DESC, d.id`
 // would otherwise cost a bm25 (or ts_rank_cd) and a row lookup per match,
 // several hundred ms at 100 000 assets. Beyond the cap, the newest matches
 // are ranked; a narrower query ranks all of its matches.
-const searchCandidates = 2000
+const searchCandidates = 1000
 
 // searchSQLite ranks in one query and builds snippets in a second one for
 // the page only (snippet() re-tokenizes a row's text). Weights: a match in

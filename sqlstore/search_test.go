@@ -93,7 +93,7 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 			// organisation), an organisation with older matches still gets
 			// them, ranked.
 			var many []sqlstore.BulkAsset
-			for i := 0; i < 2100; i++ {
+			for i := 0; i < 1100; i++ {
 				many = append(many, sqlstore.BulkAsset{ID: fmt.Sprintf("many-%d", i), VersionID: fmt.Sprintf("many-v-%d", i), OrgID: "org-b",
 					Title: "Common title", Type: "email", Audience: "hcp", JobCode: fmt.Sprintf("B-%d", i), Status: "draft", Text: "tolerability is common"})
 			}
