@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { accessToken, createFileAsset } from "./support/content-api";
+import { accessToken, createFileAsset, insertAs } from "./support/content-api";
 import { expect, expectAccessible, signInFast, test, type Member } from "./support/fixtures";
 import { samplePdf } from "./support/sample-pdf";
 
@@ -101,7 +101,13 @@ test("a marketer sees the PDF's pages, adds versions by upload and by editing, a
   await expect(page.getByLabel("Version", { exact: true }).locator("option:checked")).toHaveText("v2 · current");
   await pageRendered(page, 1);
 
-  // A new version by editing the text.
+  // A new version by editing the text, with an approved ISI module inserted.
+  await insertAs(server, await accessToken(server, marketer), "modules", {
+    kind: "isi",
+    title: "Zentria ISI (short)",
+    body: "Zentria may cause dizziness. Do not drive until you know how it affects you.",
+    status: "approved",
+  });
   await page.getByRole("button", { name: "New version" }).click();
   await page.getByRole("menuitem", { name: "Edit the text" }).click();
   const editor = page.getByRole("textbox", { name: "Version text" });
@@ -109,11 +115,17 @@ test("a marketer sees the PDF's pages, adds versions by upload and by editing, a
   await editor.click();
   await page.keyboard.press("Control+End");
   await page.keyboard.type(" Ask your doctor whether Zentria is right for you.");
+  await dialog.getByRole("button", { name: "Insert module" }).click();
+  await page.getByRole("menuitem", { name: /Zentria ISI \(short\)/ }).click();
   await dialog.getByLabel("Change note").fill("Rewritten in Fairbalance with a call to action");
   await dialog.getByRole("button", { name: "Add version" }).click();
   await expect(dialog).toBeHidden({ timeout: 15_000 });
   await expect(page.getByTestId("authored-content")).toContainText("Ask your doctor whether Zentria is right for you.");
   await expect(page.getByLabel("Version", { exact: true })).toHaveValue("3");
+  await expect(page.getByTestId("authored-content").locator('[data-module-kind="isi"]')).toContainText("Zentria may cause dizziness.");
+  await page.getByRole("tab", { name: "Modules" }).click();
+  await expect(page.getByRole("list", { name: "Modules used" })).toContainText("Zentria ISI (short)");
+  await page.screenshot({ path: `${SHOTS}/detail-authored-modules-1440.png` });
 
   // The history, and compare from it.
   await page.getByRole("tab", { name: /Versions/ }).click();

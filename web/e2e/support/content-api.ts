@@ -29,6 +29,24 @@ export async function rpcAs<T = Record<string, unknown>>(server: Server, token: 
   return (await res.json()) as T;
 }
 
+/** Inserts a row through the data API as the token's member; returns it. */
+export async function insertAs<T = Record<string, unknown>>(server: Server, token: string, table: string, row: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${server.url}/rest/v1/${table}`, {
+    method: "POST",
+    headers: {
+      apikey: server.anonKey,
+      Authorization: `Bearer ${token}`,
+      "Content-Type": "application/json",
+      Prefer: "return=representation",
+    },
+    body: JSON.stringify(row),
+  });
+  if (!res.ok) throw new Error(`insert ${table}: ${res.status} ${await res.text()}`);
+  const [created] = (await res.json()) as T[];
+  if (!created) throw new Error(`insert ${table}: no row`);
+  return created;
+}
+
 /** Uploads a file to `asset-files` through prepare_upload and its signed URL; returns the object path. */
 export async function uploadAssetFile(server: Server, token: string, bytes: Buffer, fileName: string, contentType: string): Promise<string> {
   const prepared = await rpcAs<{ path: string; signed_url: string }>(server, token, "prepare_upload", {

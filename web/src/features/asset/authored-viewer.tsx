@@ -29,7 +29,7 @@ const PROSE = cn(
  */
 export function AuthoredViewer({ html, title }: { html: string; title: string }) {
   return (
-    <div role="region" aria-label={title} tabIndex={0} className="h-[min(78dvh,60rem)] overflow-auto bg-muted/70 p-3 sm:p-6 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset">
+    <div role="region" aria-label={title} tabIndex={0} className="max-h-[min(78dvh,60rem)] min-h-64 overflow-auto bg-muted/70 p-3 sm:p-6 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset">
       <article
         className={cn("mx-auto max-w-3xl rounded-md bg-card p-6 shadow-sm ring-1 ring-black/5 sm:p-10", PROSE)}
         data-testid="authored-content"

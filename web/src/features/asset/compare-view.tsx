@@ -145,43 +145,45 @@ export function CompareView({
         />
       ) : null}
 
-      <div className="h-[min(70dvh,56rem)] overflow-auto bg-muted/40 p-3 sm:p-5" role="region" aria-label={`Changes from v${from} to v${to}`} tabIndex={0}>
-        {from === to ? (
-          <EmptyState icon={GitCompare} title="Pick two different versions">
-            Choose the version to compare from and the one to compare to.
-          </EmptyState>
-        ) : textA.isError || textB.isError ? (
-          <p role="alert" className="text-sm text-destructive">
-            The text of these versions could not be loaded.
-          </p>
-        ) : !diff ? (
-          <div className="grid gap-3" aria-busy="true">
-            <Skeleton className="h-5 w-40" />
-            <Skeleton className="h-4 w-full" />
-            <Skeleton className="h-4 w-11/12" />
-            <Skeleton className="h-4 w-3/4" />
-          </div>
-        ) : diff.every((p) => p.parts.length === 0) ? (
-          <EmptyState icon={GitCompare} title="No text to compare">
-            {images ? "Images carry no text; compare them above." : "Neither version has text."}
-          </EmptyState>
-        ) : shown.length === 0 ? (
-          <EmptyState icon={GitCompare} title="No changes in the text">
-            v{from} and v{to} have the same words{images ? "; compare the images above" : ""}.
-          </EmptyState>
-        ) : (
-          <div className="mx-auto grid max-w-3xl gap-4">
-            {changesOnly && paged && diff.length > changedPages.length ? (
-              <p className="text-sm text-muted-foreground">
-                {diff.length - changedPages.length} unchanged {diff.length - changedPages.length === 1 ? "page is" : "pages are"} hidden.
-              </p>
-            ) : null}
-            {shown.map((p) => (
-              <PageDiffView key={p.page ?? 0} diff={p} changesOnly={changesOnly} />
-            ))}
-          </div>
-        )}
-      </div>
+      {images && diff?.every((p) => p.parts.length === 0) ? null : (
+        <div className="max-h-[min(75dvh,60rem)] min-h-40 overflow-auto bg-muted/40 p-3 sm:p-5" role="region" aria-label={`Changes from v${from} to v${to}`} tabIndex={0}>
+          {from === to ? (
+            <EmptyState icon={GitCompare} title="Pick two different versions">
+              Choose the version to compare from and the one to compare to.
+            </EmptyState>
+          ) : textA.isError || textB.isError ? (
+            <p role="alert" className="text-sm text-destructive">
+              The text of these versions could not be loaded.
+            </p>
+          ) : !diff ? (
+            <div className="grid gap-3" aria-busy="true">
+              <Skeleton className="h-5 w-40" />
+              <Skeleton className="h-4 w-full" />
+              <Skeleton className="h-4 w-11/12" />
+              <Skeleton className="h-4 w-3/4" />
+            </div>
+          ) : diff.every((p) => p.parts.length === 0) ? (
+            <EmptyState icon={GitCompare} title="No text to compare">
+              {images ? "Images carry no text; compare them above." : "Neither version has text."}
+            </EmptyState>
+          ) : shown.length === 0 ? (
+            <EmptyState icon={GitCompare} title="No changes in the text">
+              v{from} and v{to} have the same words{images ? "; compare the images above" : ""}.
+            </EmptyState>
+          ) : (
+            <div className="mx-auto grid max-w-3xl gap-4">
+              {changesOnly && paged && diff.length > changedPages.length ? (
+                <p className="text-sm text-muted-foreground">
+                  {diff.length - changedPages.length} unchanged {diff.length - changedPages.length === 1 ? "page is" : "pages are"} hidden.
+                </p>
+              ) : null}
+              {shown.map((p) => (
+                <PageDiffView key={p.page ?? 0} diff={p} changesOnly={changesOnly} />
+              ))}
+            </div>
+          )}
+        </div>
+      )}
     </div>
   );
 }

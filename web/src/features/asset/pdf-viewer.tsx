@@ -7,7 +7,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { logMetric } from "@/lib/logger";
 import { objectUrl, storageHeaders } from "./api";
-import { loadPdfJs, stepZoom, type PdfDocument } from "./pdf";
+import { preparePdf, stepZoom, type PdfDocument } from "./pdf";
 import { ZoomControls, type Zoom } from "./zoom-controls";
 
 interface Size {
@@ -16,25 +16,29 @@ interface Size {
 }
 
 const GAP = 16; // px between pages
+const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 const PAD = 16; // px around the pages
 
 /**
  * A PDF stored in Fairbalance, shown page by page with pdf.js. The file is
- * read with the session's token from the authenticated download, which
- * answers HTTP ranges, so pdf.js shows the first page before the whole file
- * has arrived. Every page has a placeholder sized from page 1; only the
+ * read with the session's token from the authenticated download: a small
+ * file whole, fetched while pdf.js starts; a large one through HTTP ranges,
+ * so the first page shows before the whole file has arrived. Every page has a placeholder sized from page 1; only the
  * pages in view and one either side are drawn (one canvas each, at the
  * screen's pixel ratio), others are released as they scroll away.
  */
 export function PdfViewer({
   bucket,
   path,
+  fileSize,
   pageCount: expectedPages,
   title,
   onFirstPage,
 }: {
   bucket: string;
   path: string;
+  /** The file's size in bytes, when known (decides whole fetch or ranges). */
+  fileSize?: number | null;
   /** The server's page count, for the placeholder before the file opens. */
   pageCount: number;
   /** What the document is, for assistive technology. */
@@ -66,17 +70,39 @@ export function PdfViewer({
     let destroy: (() => void) | undefined;
     const started = performance.now();
     (async () => {
-      const [pdfjs, headers] = await Promise.all([loadPdfJs(), storageHeaders()]);
+      performance.mark("pdf:open");
+      const url = objectUrl(bucket, path);
+      const headers = await storageHeaders();
+      // A small file is fetched whole at once, while the pdf.js worker is
+      // still starting (pdf.js only requests data once its worker is up); a
+      // large one is streamed by pdf.js with HTTP ranges, so page 1 shows
+      // before the rest has arrived.
+      const whole =
+        fileSize != null && fileSize <= WHOLE_FILE_BYTES
+          ? fetch(url, { headers }).then(async (r) => {
+              if (!r.ok) throw Object.assign(new Error(`HTTP ${r.status}`), { name: "ResponseException" });
+              const bytes = new Uint8Array(await r.arrayBuffer());
+              performance.mark("pdf:bytes");
+              return bytes;
+            })
+          : null;
+      const [{ pdfjs, worker }, data] = await Promise.all([
+        preparePdf().then((r) => {
+          performance.mark("pdf:ready");
+          return r;
+        }),
+        whole,
+      ]);
       if (stopped()) return;
-      const task = pdfjs.getDocument({
-        url: objectUrl(bucket, path),
-        httpHeaders: headers,
-        isEvalSupported: false,
-        disableAutoFetch: false,
-        disableStream: false,
-      });
+      const common = { worker, isEvalSupported: false };
+      const task = pdfjs.getDocument(
+        data
+          ? { ...common, data }
+          : { ...common, url, httpHeaders: headers, disableAutoFetch: false, disableStream: false },
+      );
       destroy = () => void task.destroy();
       const d = await task.promise;
+      performance.mark("pdf:document");
       const first = await d.getPage(1);
       if (stopped()) return;
       const vp = first.getViewport({ scale: 1 });
@@ -96,7 +122,7 @@ export function PdfViewer({
       cancelled = true;
       destroy?.();
     };
-  }, [bucket, path, attempt]);
+  }, [bucket, path, fileSize, attempt]);
 
   // Track the width available for "fit width".
   useLayoutEffect(() => {

@@ -4,6 +4,7 @@ export type PdfJsModule = typeof PdfJs;
 export type PdfDocument = PdfJs.PDFDocumentProxy;
 
 let loading: Promise<PdfJsModule> | undefined;
+let worker: Promise<PdfJs.PDFWorker> | undefined;
 
 /**
  * Loads pdf.js and points it at its worker, once. pdf.js is large, so it is
@@ -23,6 +24,24 @@ export function loadPdfJs(): Promise<PdfJsModule> {
     },
   );
   return loading;
+}
+
+/**
+ * pdf.js with its worker already started: the worker script (about 1 MB)
+ * downloads and compiles on its own thread while the page renders, and is
+ * shared by every document the app opens. Asset detail calls this as it
+ * mounts, in parallel with its data queries, so a PDF opens as soon as the
+ * version is known.
+ */
+export function preparePdf(): Promise<{ pdfjs: PdfJsModule; worker: PdfJs.PDFWorker }> {
+  worker ??= loadPdfJs().then(
+    (pdfjs) => new pdfjs.PDFWorker(),
+    (error: unknown) => {
+      worker = undefined;
+      throw error;
+    },
+  );
+  return Promise.all([loadPdfJs(), worker]).then(([pdfjs, w]) => ({ pdfjs, worker: w }));
 }
 
 /** Zoom steps the +/− buttons and keys move between (1 = 100 %). */

@@ -30,6 +30,12 @@ describe("diffPages", () => {
     const [only] = diffPages(["one"], ["two"]);
     expect(only?.page).toBeNull();
   });
+
+  it("compares a written version with a PDF as whole texts", () => {
+    const pages = diffPages(["alpha beta", "gamma"], ["alpha beta\n\ngamma delta"]);
+    expect(pages).toHaveLength(1);
+    expect([pages[0]?.added, pages[0]?.removed]).toEqual([1, 0]);
+  });
 });
 
 describe("collapseUnchanged", () => {

@@ -47,13 +47,14 @@ export function diffText(before: string, after: string, page: number | null = nu
 }
 
 /**
- * Compares two versions page by page (PDFs keep their page boundaries), or
- * whole when either side has a single page (authored text, images). A page
- * that exists on one side only is all inserted or all deleted.
+ * Compares two versions page by page when both have pages (PDFs keep their
+ * page boundaries), else whole (authored text, images, or a written version
+ * against a PDF, whose pages are then joined). A page that exists on one
+ * side only is all inserted or all deleted.
  */
 export function diffPages(before: string[], after: string[]): PageDiff[] {
-  if (before.length <= 1 && after.length <= 1) {
-    return [diffText(before[0] ?? "", after[0] ?? "")];
+  if (before.length <= 1 || after.length <= 1) {
+    return [diffText(before.join("\n\n"), after.join("\n\n"))];
   }
   const n = Math.max(before.length, after.length);
   const pages: PageDiff[] = [];

@@ -1,0 +1,79 @@
+import { accessToken, createFileAsset } from "./support/content-api";
+import { expect, signInFast, test } from "./support/fixtures";
+import { fillerPages, samplePdf } from "./support/sample-pdf";
+
+// Figure (issue 5): the first page of a 100-page PDF is visible in the
+// browser within 1.5 s on localhost. Measured from the navigation's start
+// (performance.timeOrigin) to the moment page 1's canvas is painted (the
+// viewer's "asset:first-page-painted" mark), in a fresh browser context
+// (cold HTTP cache: app, pdf.js and its worker are all fetched) and again
+// after a reload (warm cache). Beside it, for context: the shell's first
+// contentful paint, and the part that is Asset detail's own (from its code
+// loading to page 1 painted). A benchmark, so it runs only when asked:
+//   E2E_PERF=1 E2E_WEB_DIR=… FAIRBALANCE_BIN=… E2E_WORKERS=1 npx playwright test e2e/asset-perf.spec.ts
+// on an otherwise idle machine (it is CPU-bound; a busy machine multiplies it).
+
+const RUNS = 5;
+const BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_BUDGET_MS ?? 1500);
+
+test.skip(!process.env.E2E_PERF, "benchmark: set E2E_PERF=1 to run");
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+test("first page of a 100-page PDF is painted within 1.5 s of navigation", async ({ arrange, browser, server }, testInfo) => {
+  test.setTimeout(240_000);
+  const { orgId } = await arrange.workspace();
+  const marketer = await arrange.member({ role: "marketer", orgId });
+  const token = await accessToken(server, marketer);
+  const pdf = samplePdf(fillerPages(100), { title: "Performance sample" });
+  const asset = await createFileAsset(server, token, { title: "Hundred-page PDF", bytes: pdf, fileName: "hundred-pages.pdf" });
+
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const own: number[] = [];
+  const fcp: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await signInFast(page, server, marketer);
+    for (const bucket of [cold, warm]) {
+      if (bucket === cold) await page.goto(`/assets/${asset.id}`);
+      else await page.reload();
+      await expect(page.locator('[data-page-number="1"][data-rendered="true"] canvas')).toBeVisible({ timeout: 15_000 });
+      const t = await page.evaluate(() => ({
+        painted: performance.getEntriesByName("asset:first-page-painted")[0]?.startTime ?? -1,
+        code: performance.getEntriesByName("asset:code-loaded")[0]?.startTime ?? -1,
+        fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
+      }));
+      expect(t.painted).toBeGreaterThan(0);
+      bucket.push(Math.round(t.painted));
+      if (bucket === cold) {
+        own.push(Math.round(t.painted - t.code));
+        fcp.push(Math.round(t.fcp));
+        const marks = await page.evaluate(() =>
+          performance
+            .getEntriesByType("mark")
+            .map((m) => `${m.name} ${Math.round(m.startTime)}`)
+            .join(", "),
+        );
+        console.log(`run ${i + 1}: ${marks}`);
+      }
+    }
+    await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 100");
+    await context.close();
+  }
+
+  const summary = [
+    `first page of a 100-page PDF (${pdf.length} bytes), navigation → page 1 painted:`,
+    `cold median ${median(cold)} ms [${cold.join(", ")}]; warm median ${median(warm)} ms [${warm.join(", ")}];`,
+    `of which Asset detail's own (code loaded → painted, cold) median ${median(own)} ms [${own.join(", ")}];`,
+    `shell first contentful paint (cold) median ${median(fcp)} ms`,
+  ].join(" ");
+  console.log(summary);
+  testInfo.annotations.push({ type: "figure", description: summary });
+  expect(median(cold)).toBeLessThanOrEqual(BUDGET_MS);
+});
