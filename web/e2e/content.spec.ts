@@ -384,3 +384,47 @@ test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page,
   await expect(page.getByText("No references yet")).toBeVisible();
   await shot(page, "hub-references-empty-1440-dark");
 });
+
+test("the demo workspace's content in the preview, at 1440 and 390 px", async ({ browser, baseURL }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto("/?preview=1");
+  await expect(page.getByText("Preview Mode — authentication disabled; data is demo")).toBeVisible();
+  await page.goto("/content");
+  await expect(page.getByRole("heading", { level: 1, name: "Content & Modules Hub" })).toBeVisible();
+  await expect(page.getByRole("table", { name: "Assets" }).getByRole("row").nth(1)).toBeVisible({ timeout: 20_000 });
+  await expectAccessible(page);
+  await shot(page, "demo-hub-assets-1440");
+  for (const [tab, label] of [
+    ["modules", "Modules"],
+    ["claims", "Claims"],
+    ["references", "References"],
+  ] as const) {
+    await page.goto(`/content?tab=${tab}`);
+    await expect(page.getByRole("list", { name: label })).toBeVisible();
+    await shot(page, `demo-hub-${tab}-1440`);
+  }
+  await page.getByRole("list", { name: "References" }).getByRole("button").first().click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  await shot(page, "demo-reference-dialog-1440", false);
+  await page.keyboard.press("Escape");
+  await page.goto("/content?tab=claims");
+  await page.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  await expect(page.getByRole("list", { name: "Linked passages" })).toBeVisible();
+  await shot(page, "demo-claim-dialog-1440", false);
+  await page.keyboard.press("Escape");
+  await page.goto("/content?q=dose");
+  await expect(page.getByRole("list", { name: "Search results" })).toBeVisible();
+  await shot(page, "demo-search-1440");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/content");
+  await expect(page.getByRole("list", { name: "Assets" })).toBeVisible();
+  await shot(page, "demo-hub-assets-390");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/content");
+  await expect(page.getByRole("table", { name: "Assets" })).toBeVisible();
+  await shot(page, "demo-hub-assets-1440-dark");
+  await context.close();
+});

@@ -108,12 +108,12 @@ function AssetTable({ rows, productName, memberById }: RowProps) {
       <Table className="table-fixed" aria-label="Assets">
         <colgroup>
           <col />
-          <col className="w-32" />
-          <col className="hidden w-36 xl:table-column" />
+          <col className="w-28" />
+          <col className="hidden w-32 xl:table-column" />
           <col className="w-36" />
           <col className="w-14" />
           <col className="hidden w-44 lg:table-column" />
-          <col className="w-28" />
+          <col className="w-24" />
           <col className="w-36" />
         </colgroup>
         <TableHeader>
@@ -139,7 +139,11 @@ function AssetTable({ rows, productName, memberById }: RowProps) {
               }}
             >
               <TableCell className="min-w-0">
-                <Link to={`/assets/${a.id}`} className="block truncate font-medium hover:underline focus-visible:underline focus-visible:outline-none">
+                <Link
+                  to={`/assets/${a.id}`}
+                  title={a.title}
+                  className="line-clamp-2 font-medium break-words hover:underline focus-visible:underline focus-visible:outline-none"
+                >
                   {a.title}
                 </Link>
                 <span className="block truncate font-mono text-xs text-muted-foreground">{a.job_code}</span>
