@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { accessToken, createFileAsset, insertAs } from "./support/content-api";
+import { accessToken, createFileAsset, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
 import { expect, expectAccessible, signInFast, test, type Member } from "./support/fixtures";
+import { makePng } from "./support/png";
 import { samplePdf } from "./support/sample-pdf";
 
 // Asset detail (/assets/{id}): the PDF viewer, new versions (upload and
@@ -233,4 +234,31 @@ test("another organisation sees 'Asset not found' and cannot reach the file", as
   // And the rows: nothing.
   const rows = await fetch(`${server.url}/rest/v1/assets?id=eq.${asset.id}`, { headers });
   expect(await rows.json()).toEqual([]);
+});
+
+test("images: zoom, and two versions side by side and overlaid", async ({ page, server }) => {
+  const token = await accessToken(server, marketer);
+  const red = makePng(320, 200, (x) => (x < 160 ? [200, 30, 30] : [240, 240, 240]));
+  const blue = makePng(320, 200, (x) => (x < 160 ? [30, 60, 200] : [240, 240, 240]));
+  const banner = await createFileAsset(server, token, { title: "Zentria web banner", bytes: red, fileName: "banner.png", contentType: "image/png", type: "banner" });
+  const path = await uploadAssetFile(server, token, blue, "banner-blue.png", "image/png");
+  await rpcAs(server, token, "add_asset_version", { asset_id: banner.id, file_path: path, file_name: "banner-blue.png", change_note: "Brand blue" });
+
+  await signInFast(page, server, marketer);
+  await page.goto(`/assets/${banner.id}`);
+  const img = page.getByRole("img", { name: "Zentria web banner, v2" });
+  await expect(img).toBeVisible();
+  expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(320);
+  await page.getByRole("button", { name: "Zoom in" }).click();
+  await expect(page.getByRole("button", { name: "Fit", exact: true })).toHaveAttribute("aria-pressed", "false");
+
+  await page.goto(`/assets/${banner.id}?compare=1,2`);
+  await expect(page.getByRole("img", { name: "Version 1" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Version 2" })).toBeVisible();
+  await page.getByRole("tab", { name: "Overlay" }).click();
+  const slider = page.getByLabel("Reveal v2");
+  await slider.fill("80");
+  await expect(slider).toHaveValue("80");
+  await expectAccessible(page);
+  await page.screenshot({ path: `${SHOTS}/compare-images-overlay-1440.png` });
 });

@@ -54,6 +54,8 @@ export function CompareView({
   const changedPages = diff?.filter((p) => p.added + p.removed > 0) ?? [];
   const shown = changesOnly ? changedPages : (diff ?? []);
   const paged = diff?.[0]?.page != null;
+  // Images carry no text: the word counts, filter and legend would say nothing.
+  const textless = Boolean(images) && (diff?.every((p) => p.parts.length === 0) ?? false);
 
   const sorted = [...versions].sort((x, y) => x.number - y.number);
 
@@ -111,31 +113,33 @@ export function CompareView({
             </Button>
           </div>
         </div>
-        <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
-          {diff ? (
-            <p data-testid="diff-summary" className="flex items-center gap-2 font-medium">
-              <span className="text-green-800 dark:text-green-300">+{added} {added === 1 ? "word" : "words"}</span>
-              <span className="text-red-800 dark:text-red-300">−{removed} {removed === 1 ? "word" : "words"}</span>
-              {paged ? (
-                <span className="font-normal text-muted-foreground">
-                  · {changedPages.length} of {diff.length} pages changed
-                </span>
-              ) : null}
+        {textless ? null : (
+          <div className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
+            {diff ? (
+              <p data-testid="diff-summary" className="flex items-center gap-2 font-medium">
+                <span className="text-green-800 dark:text-green-300">+{added} {added === 1 ? "word" : "words"}</span>
+                <span className="text-red-800 dark:text-red-300">−{removed} {removed === 1 ? "word" : "words"}</span>
+                {paged ? (
+                  <span className="font-normal text-muted-foreground">
+                    · {changedPages.length} of {diff.length} pages changed
+                  </span>
+                ) : null}
+              </p>
+            ) : null}
+            <div className="flex items-center gap-2">
+              <Switch id={`${ids}-only`} checked={changesOnly} onCheckedChange={setChangesOnly} />
+              <Label htmlFor={`${ids}-only`}>Changes only</Label>
+            </div>
+            <p className="flex items-center gap-3 text-muted-foreground" aria-label="Legend">
+              <span>
+                <ins className={INS}>inserted</ins>
+              </span>
+              <span>
+                <del className={DEL}>deleted</del>
+              </span>
             </p>
-          ) : null}
-          <div className="flex items-center gap-2">
-            <Switch id={`${ids}-only`} checked={changesOnly} onCheckedChange={setChangesOnly} />
-            <Label htmlFor={`${ids}-only`}>Changes only</Label>
           </div>
-          <p className="flex items-center gap-3 text-muted-foreground" aria-label="Legend">
-            <span>
-              <ins className={INS}>inserted</ins>
-            </span>
-            <span>
-              <del className={DEL}>deleted</del>
-            </span>
-          </p>
-        </div>
+        )}
       </div>
 
       {images && a.file_bucket && a.file_path && b.file_bucket && b.file_path ? (
@@ -145,7 +149,7 @@ export function CompareView({
         />
       ) : null}
 
-      {images && diff?.every((p) => p.parts.length === 0) ? null : (
+      {textless ? null : (
         <div className="max-h-[min(75dvh,60rem)] min-h-40 overflow-auto bg-muted/40 p-3 sm:p-5" role="region" aria-label={`Changes from v${from} to v${to}`} tabIndex={0}>
           {from === to ? (
             <EmptyState icon={GitCompare} title="Pick two different versions">
