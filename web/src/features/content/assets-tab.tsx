@@ -72,7 +72,7 @@ function AssetList({ filters, sort, canWrite, products, members, onCreate, filte
 
   const shared = { productName, memberById };
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-1 gap-3">
       {wide ? <AssetTable rows={rows} {...shared} /> : <AssetCards rows={rows} {...shared} />}
       <LoadMore
         shown={rows.length}
@@ -173,7 +173,7 @@ function AssetTable({ rows, productName, memberById }: RowProps) {
 
 function AssetCards({ rows, productName, memberById }: RowProps) {
   return (
-    <ul className="grid gap-2" aria-label="Assets">
+    <ul className="grid grid-cols-1 gap-2" aria-label="Assets">
       {rows.map((a) => (
         <li key={a.id}>
           <Link
@@ -239,12 +239,12 @@ export function SearchResults({
     );
   }
   return (
-    <div className="grid gap-2">
+    <div className="grid grid-cols-1 gap-2">
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {results.length} {results.length === 1 ? "match" : "matches"}, best first
         {search.data.took_ms !== undefined ? ` · ${search.data.took_ms} ms` : ""}
       </p>
-      <ul className="grid gap-2" aria-label="Search results">
+      <ul className="grid grid-cols-1 gap-2" aria-label="Search results">
         {results.map((r) => {
           const body = (
             <>

@@ -204,7 +204,7 @@ export function ContentPage() {
   };
 
   return (
-    <div className="grid min-w-0 gap-6">
+    <div className="grid min-w-0 grid-cols-1 gap-6">
       <PageHeader
         title="Content & Modules Hub"
         description="Every asset your team is creating or has approved, and the modules, claims and references they are built from."
@@ -231,7 +231,7 @@ export function ContentPage() {
         <div className="-mx-1 overflow-x-auto px-1 pb-1">
           <TabsList aria-label="Content library">
             {TABS.map((t) => (
-              <TabsTrigger key={t} value={t}>
+              <TabsTrigger key={t} value={t} className="px-2.5 sm:px-3">
                 {TAB_LABELS[t]}
                 <span
                   className="min-w-5 rounded-full bg-muted-foreground/10 px-1.5 text-xs leading-5 font-medium tabular-nums"

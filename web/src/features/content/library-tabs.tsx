@@ -136,7 +136,7 @@ function Library<T extends { id: string }>({
     );
   } else {
     body = (
-      <div className="grid gap-3">
+      <div className="grid grid-cols-1 gap-3">
         <ul className="divide-y overflow-hidden rounded-xl border bg-card" aria-label={spec.label}>
           {rows.map((item) => (
             <li key={item.id}>
