@@ -182,7 +182,7 @@ function AssetCards({ rows, productName, memberById }: RowProps) {
           >
             <div className="flex items-start justify-between gap-3">
               <div className="min-w-0">
-                <p className="truncate font-medium">{a.title}</p>
+                <p className="line-clamp-2 font-medium break-words">{a.title}</p>
                 <p className="truncate font-mono text-xs text-muted-foreground">{a.job_code}</p>
               </div>
               <Badge variant={assetStatusVariant(a.status)}>{assetStatusLabel(a.status)}</Badge>
