@@ -34,13 +34,24 @@ export function loadPdfJs(): Promise<PdfJsModule> {
  * version is known.
  */
 export function preparePdf(): Promise<{ pdfjs: PdfJsModule; worker: PdfJs.PDFWorker }> {
-  worker ??= loadPdfJs().then(
-    (pdfjs) => new pdfjs.PDFWorker(),
-    (error: unknown) => {
+  // The worker thread is started from its URL straight away (its chunk is
+  // a few bytes), so it boots while pdf.js itself is still loading.
+  worker ??= import("pdfjs-dist/build/pdf.worker.min.mjs?url")
+    .then(({ default: src }) => {
+      const port = new Worker(src, { type: "module" });
+      return loadPdfJs().then((pdfjs) => {
+        const w = pdfjs.PDFWorker.create({ port });
+        void w.promise.then(
+          () => performance.mark("pdf:worker-up"),
+          () => undefined,
+        );
+        return w;
+      });
+    })
+    .catch((error: unknown) => {
       worker = undefined;
       throw error;
-    },
-  );
+    });
   return Promise.all([loadPdfJs(), worker]).then(([pdfjs, w]) => ({ pdfjs, worker: w }));
 }
 
