@@ -135,26 +135,32 @@ func (q *querier) SearchContent(ctx context.Context, orgID string, s fairbalance
 			args = append(args, v)
 			return "$" + strconv.Itoa(len(args))
 		}
-		org := ph(orgID)
-		filters := searchFilters(s, ph)
-		cands := ph(searchCandidates)
+		opt := func(v string) any {
+			if v == "" {
+				return nil
+			}
+			return v
+		}
+		var kinds any
+		if len(s.Kinds) > 0 {
+			kinds = s.Kinds
+		}
+		cand := ph(orgID) + ", " + ph(kinds) + ", " + ph(opt(s.Status)) + ", " + ph(opt(s.Type)) + ", " +
+			ph(opt(s.ProductID)) + ", " + ph(opt(s.OwnerID)) + ", " + ph(opt(s.Market)) + ", " + ph(searchCandidates)
 		lim := ph(limit)
 		opts := ph(headlineOptions)
-		// The newest searchCandidates matches (of the organisation, with the
-		// filters) are ranked, as on SQLite; then headlines are built for
-		// the page only: ts_headline re-parses the text, the costly part.
+		// search_candidates (migration 0009) picks the newest
+		// searchCandidates matches (of the organisation, with the filters)
+		// and ranks them, as on SQLite; then headlines are built for the
+		// page only: ts_headline re-parses the text, the costly part.
 		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
-  CASE WHEN to_tsvector('english', left(d.body, 100000)) @@ t.q
-    THEN ts_headline('english', left(d.body, 100000), t.q, ` + opts + `)
-    ELSE ts_headline('english', d.title, t.q, ` + opts + `) END,
+  CASE WHEN to_tsvector('english', left(d.body, 100000)) @@ x.q
+    THEN ts_headline('english', left(d.body, 100000), x.q, ` + opts + `)
+    ELSE ts_headline('english', d.title, x.q, ` + opts + `) END,
   t.r
-FROM (SELECT c.id, ts_rank_cd(c.tsv, c.q) AS r, c.q
-  FROM (SELECT d.id, d.tsv, x.q
-    FROM (SELECT ` + tsq + ` AS q) x, search_docs d
-    WHERE d.tsv @@ x.q AND d.org_id = ` + org + filters + `
-    ORDER BY d.id DESC
-    LIMIT ` + cands + `) c
-  ORDER BY r DESC, c.id
+FROM (SELECT ` + tsq + ` AS q) x
+CROSS JOIN LATERAL (SELECT c.id, c.rank AS r FROM search_candidates(x.q, ` + cand + `) c
+  ORDER BY c.rank DESC, c.id
   LIMIT ` + lim + `) t
 JOIN search_docs d ON d.id = t.id
 ORDER BY t.r DESC, d.id`

@@ -116,3 +116,84 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 		})
 	}
 }
+
+// search_candidates (PostgreSQL) picks the newest matches whichever way it
+// finds them: the short walk over the newest rows (a common word), the id
+// window estimated from the walk, the window falling short (matches dense
+// among the newest rows only), and the whole GIN bitmap (a rare word);
+// always within the organisation and the filters.
+func TestSearchCandidates(t *testing.T) {
+	db := storetest.Open(t, "postgres")
+	ctx := context.Background()
+	now := time.Now().UTC()
+	err := db.Tx(ctx, func(tx fairbalance.Tx) error {
+		for _, id := range []string{"org-a", "org-b"} {
+			if err := tx.CreateOrg(ctx, &fairbalance.Org{ID: id, Name: id, CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 600
+	var assets []sqlstore.BulkAsset
+	for i := 0; i < n; i++ {
+		words := []string{"filler"}
+		if i%10 != 0 {
+			words = append(words, "common")
+		}
+		// Dense (two in five) among the newest 100, sparse (one in
+		// twenty) before: an estimate from the newest rows overshoots.
+		if (i >= n-100 && i%5 < 2) || i%20 == 0 {
+			words = append(words, "skewed")
+		}
+		if i%3 == 0 {
+			words = append(words, "third")
+		}
+		if i == 17 || i == 401 {
+			words = append(words, "rare")
+		}
+		org := "org-a"
+		if i%4 == 3 {
+			org = "org-b"
+		}
+		status := "draft"
+		if i%2 == 0 {
+			status = "approved"
+		}
+		assets = append(assets, sqlstore.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: org,
+			Title: fmt.Sprintf("Asset %d", i), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("FB-US-%04d", i),
+			Status: status, Text: strings.Join(words, " ")})
+	}
+	if err := db.BulkInsertAssetsForTest(ctx, assets); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.TamperForTest(ctx, "ANALYZE search_docs"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text string
+		s    fairbalance.SearchQuery
+		cap  int
+	}{
+		{"common", fairbalance.SearchQuery{}, 20},
+		{"third", fairbalance.SearchQuery{}, 30},
+		{"third", fairbalance.SearchQuery{Status: "approved"}, 30},
+		{"skewed", fairbalance.SearchQuery{}, 25},
+		{"skewed filler", fairbalance.SearchQuery{}, 40},
+		{"rare", fairbalance.SearchQuery{}, 20},
+		{"common third", fairbalance.SearchQuery{Kinds: []string{"asset"}, Market: "US"}, 30},
+		{"third", fairbalance.SearchQuery{Kinds: []string{"claim"}}, 30},
+		{"thi", fairbalance.SearchQuery{}, 1000},
+	} {
+		got, want, err := db.SearchCandidatesForTest(ctx, "org-a", c.text, c.s, c.cap)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%q %+v cap %d:\n got %v\nwant %v", c.text, c.s, c.cap, got, want)
+		}
+	}
+}
