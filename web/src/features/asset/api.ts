@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { getConfig } from "@/lib/config";
 import { DataError, unwrap } from "@/lib/data";
 import type { Json } from "@/lib/database.types";
-import { getSupabase, readStoredSession } from "@/lib/supabase";
-import type { Asset, AssetVersion, Person, ProductSummary, UsedModule } from "./types";
+import { getSupabase } from "@/lib/supabase";
+import { openPdf } from "./pdf-open";
+import { renditionOf, type Asset, type AssetVersion, type Person, type ProductSummary, type UsedModule } from "./types";
 
 interface RpcResult {
   data: unknown;
@@ -69,11 +69,23 @@ export function useVersions(assetId: string) {
     enabled: isUuid(assetId),
     queryFn: async (): Promise<VersionSummary[]> => {
       const sb = await getSupabase();
-      return unwrap<VersionSummary[]>(
+      const rows = unwrap<VersionSummary[]>(
         await sb.from("asset_versions").select(VERSION_COLUMNS).eq("asset_id", assetId).order("number", { ascending: false }),
       );
+      prefetchCurrentPdf(rows[0]);
+      return rows;
     },
   });
+}
+
+// The newest version is the one the page shows unless the address asks for
+// another (?v=) or for a comparison: when it is a PDF, start opening it now,
+// while the page renders, rather than once the viewer mounts.
+function prefetchCurrentPdf(newest: VersionSummary | undefined): void {
+  const params = new URLSearchParams(window.location.search);
+  if (!newest || params.has("v") || params.has("compare")) return;
+  if (renditionOf(newest) !== "pdf" || !newest.file_bucket || !newest.file_path) return;
+  openPdf(newest.file_bucket, newest.file_path, newest.file_size).catch(() => undefined);
 }
 
 /** A version's text (plain and per page) and, for authored versions, the editor JSON. */
@@ -221,19 +233,6 @@ export function useRefreshAsset(assetId: string): () => Promise<void> {
       client.invalidateQueries({ queryKey: assetKeys.versions(assetId) }),
     ]);
   };
-}
-
-/** Headers of an authenticated storage request (the session's token and the anon key). */
-export async function storageHeaders(): Promise<Record<string, string>> {
-  const [config, sb] = await Promise.all([getConfig(), getSupabase()]);
-  const { data } = await sb.auth.getSession();
-  const token = data.session?.access_token ?? readStoredSession()?.access_token ?? config.anonKey;
-  return { Authorization: `Bearer ${token}`, apikey: config.anonKey };
-}
-
-/** The authenticated download URL of a stored object (supports HTTP ranges). */
-export function objectUrl(bucket: string, path: string): string {
-  return `/storage/v1/object/authenticated/${encodeURIComponent(bucket)}/${path.split("/").map(encodeURIComponent).join("/")}`;
 }
 
 /** A short-lived signed URL of a stored object, for elements that cannot send headers (<img>). */

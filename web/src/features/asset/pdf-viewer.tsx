@@ -6,8 +6,8 @@ import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { logMetric } from "@/lib/logger";
-import { objectUrl, storageHeaders } from "./api";
-import { preparePdf, stepZoom, type PdfDocument } from "./pdf";
+import { stepZoom, type PdfDocument } from "./pdf";
+import { closePdf, openPdf } from "./pdf-open";
 import { ZoomControls, type Zoom } from "./zoom-controls";
 
 interface Size {
@@ -16,7 +16,6 @@ interface Size {
 }
 
 const GAP = 16; // px between pages
-const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 const PAD = 16; // px around the pages
 
 /**
@@ -67,42 +66,9 @@ export function PdfViewer({
     let cancelled = false;
     // A function, so the checks after each await are not narrowed away.
     const stopped = () => cancelled;
-    let destroy: (() => void) | undefined;
     const started = performance.now();
     (async () => {
-      performance.mark("pdf:open");
-      const url = objectUrl(bucket, path);
-      const headers = await storageHeaders();
-      // A small file is fetched whole at once, while the pdf.js worker is
-      // still starting (pdf.js only requests data once its worker is up); a
-      // large one is streamed by pdf.js with HTTP ranges, so page 1 shows
-      // before the rest has arrived.
-      const whole =
-        fileSize != null && fileSize <= WHOLE_FILE_BYTES
-          ? fetch(url, { headers }).then(async (r) => {
-              if (!r.ok) throw Object.assign(new Error(`HTTP ${r.status}`), { name: "ResponseException" });
-              const bytes = new Uint8Array(await r.arrayBuffer());
-              performance.mark("pdf:bytes");
-              return bytes;
-            })
-          : null;
-      const [{ pdfjs, worker }, data] = await Promise.all([
-        preparePdf().then((r) => {
-          performance.mark("pdf:ready");
-          return r;
-        }),
-        whole,
-      ]);
-      if (stopped()) return;
-      const common = { worker, isEvalSupported: false };
-      const task = pdfjs.getDocument(
-        data
-          ? { ...common, data }
-          : { ...common, url, httpHeaders: headers, disableAutoFetch: false, disableStream: false },
-      );
-      destroy = () => void task.destroy();
-      const d = await task.promise;
-      performance.mark("pdf:document");
+      const d = await openPdf(bucket, path, fileSize);
       const first = await d.getPage(1);
       if (stopped()) return;
       const vp = first.getViewport({ scale: 1 });
@@ -120,7 +86,7 @@ export function PdfViewer({
     });
     return () => {
       cancelled = true;
-      destroy?.();
+      closePdf(bucket, path);
     };
   }, [bucket, path, fileSize, attempt]);
 
