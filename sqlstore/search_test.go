@@ -118,10 +118,10 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 }
 
 // search_candidates (PostgreSQL) picks the newest matches whichever way it
-// finds them: the short walk over the newest rows (a common word), the id
-// window estimated from the walk, the window falling short (matches dense
-// among the newest rows only), and the whole GIN bitmap (a rare word);
-// always within the organisation and the filters.
+// finds them: the short walk over the newest rows and its continuation (a
+// common word), the id window estimated from the walk, the window falling
+// short (matches dense among the newest rows only), and the whole GIN
+// bitmap (a rare word); always within the organisation and the filters.
 func TestSearchCandidates(t *testing.T) {
 	db := storetest.Open(t, "postgres")
 	ctx := context.Background()
@@ -179,6 +179,7 @@ func TestSearchCandidates(t *testing.T) {
 		cap  int
 	}{
 		{"common", fairbalance.SearchQuery{}, 20},
+		{"common", fairbalance.SearchQuery{}, 300},
 		{"third", fairbalance.SearchQuery{}, 30},
 		{"third", fairbalance.SearchQuery{Status: "approved"}, 30},
 		{"skewed", fairbalance.SearchQuery{}, 25},

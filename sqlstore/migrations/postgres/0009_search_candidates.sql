@@ -6,12 +6,13 @@
 -- only when most rows match; a GIN bitmap reads only the matches, but all
 -- of them. It prices the test per row as nearly free, so it walks for
 -- words in a few percent of the documents and reads 20 rows per match.
--- Here a short walk over the newest 2 × p_cap rows measures how common
--- the words are: when it finds p_cap matches it is the answer; otherwise
--- the GIN bitmap is forced (for this function only), first over the id
--- window that should hold 1.5 × p_cap matches at the density seen (when
--- the walk saw at least 20), then, if that falls short, over all ids. The
--- result is the same set as ORDER BY id DESC LIMIT p_cap over all matches.
+-- Here a walk over the newest 250 rows measures how common the words are.
+-- When half of them or more match, the walk goes on to 2 × p_cap rows,
+-- and when it finds p_cap matches that is the answer. Otherwise the GIN
+-- bitmap is forced (for this function only), first over the id window
+-- that should hold 2 × p_cap matches at the density seen, then, if that
+-- falls short, over all ids. The result is always the set that ORDER BY
+-- id DESC LIMIT p_cap over all matches gives.
 CREATE FUNCTION search_candidates(q tsquery, p_org text, p_kinds text[], p_status text, p_type text,
   p_product text, p_owner text, p_market text, p_cap int)
 RETURNS TABLE (id bigint, rank real) LANGUAGE plpgsql STABLE
@@ -23,42 +24,52 @@ DECLARE
     ' AND ($5::text IS NULL OR d.type = $5) AND ($6::text IS NULL OR d.product_id = $6)'
     ' AND ($7::text IS NULL OR d.owner_id = $7) AND ($8::text IS NULL OR d.market = $8)';
   probe constant int := p_cap * 2;
+  first constant int := least(250, probe);
   ids bigint[];
+  more bigint[];
   n int;
+  seen int;
   hi bigint;
   lo bigint;
-  seen int;
 BEGIN
   -- EXECUTE plans each statement with its values (a cached generic plan
   -- cannot tell a rare word from a common one, nor a large organisation
   -- from a small one).
-  EXECUTE 'SELECT array_agg(s.id) FROM (SELECT w.id FROM (SELECT d.id, d.tsv FROM search_docs d WHERE true' || filters ||
-    ' ORDER BY d.id DESC LIMIT $10) w WHERE w.tsv @@ $1 LIMIT $9) s'
-    INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, probe;
+  EXECUTE 'SELECT array_agg(w.id ORDER BY w.id DESC) FILTER (WHERE w.m), count(*), max(w.id), min(w.id)'
+    ' FROM (SELECT d.id, d.tsv @@ $1 AS m FROM search_docs d WHERE true' || filters || ' ORDER BY d.id DESC LIMIT $9) w'
+    INTO ids, seen, hi, lo USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, first;
   n := coalesce(cardinality(ids), 0);
-  IF n < p_cap THEN
-    -- The probe read every one of its rows: their id span gives the
-    -- density of matches, and so the window expected to hold p_cap.
-    EXECUTE 'SELECT max(w.id), min(w.id), count(*) FROM (SELECT d.id FROM search_docs d WHERE true' || filters ||
-      ' ORDER BY d.id DESC LIMIT $10) w'
-      INTO hi, lo, seen USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, probe;
-    PERFORM set_config('enable_seqscan', 'off', true);
-    PERFORM set_config('enable_indexscan', 'off', true);
-    IF n >= 20 AND seen = probe THEN
-      lo := hi - ((hi - lo + 1)::float8 * p_cap * 3 / (2 * n))::bigint;
-    ELSE
-      lo := NULL;
+  IF n >= p_cap OR seen < first THEN
+    -- Every row of the organisation (with the filters) was read.
+    RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids[1:p_cap]);
+    RETURN;
+  END IF;
+  IF 2 * n >= first AND probe > first THEN
+    -- Half the rows match or more: walking on is the cheapest way.
+    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT w.id FROM (SELECT d.id, d.tsv FROM search_docs d WHERE d.id < $11' || filters ||
+      ' ORDER BY d.id DESC LIMIT $10) w WHERE w.tsv @@ $1 LIMIT $9) s'
+      INTO more USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap - n, probe - first, lo;
+    IF n + coalesce(cardinality(more), 0) >= p_cap THEN
+      RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids || more);
+      RETURN;
     END IF;
-    IF lo IS NOT NULL THEN
-      EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
-        ' AND d.id >= $10 ORDER BY d.id DESC LIMIT $9) s'
-        INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, lo;
-    END IF;
-    IF lo IS NULL OR coalesce(cardinality(ids), 0) < p_cap THEN
-      EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
-        ' ORDER BY d.id DESC LIMIT $9) s'
-        INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap;
-    END IF;
+  END IF;
+  -- Fewer: the GIN bitmap, over the id window that should hold twice
+  -- p_cap matches at the density seen (when it was seen on ten or more),
+  -- else, or when that falls short, over all ids.
+  PERFORM set_config('enable_seqscan', 'off', true);
+  PERFORM set_config('enable_indexscan', 'off', true);
+  ids := NULL;
+  IF n >= 10 THEN
+    lo := hi - ((hi - lo + 1)::float8 * p_cap * 2 / n)::bigint;
+    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
+      ' AND d.id >= $10 ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, lo;
+  END IF;
+  IF coalesce(cardinality(ids), 0) < p_cap THEN
+    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
+      ' ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap;
   END IF;
   RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids);
 END
