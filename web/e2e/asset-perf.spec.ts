@@ -37,6 +37,7 @@ test("first page of a 100-page PDF is painted within 1.5 s of navigation", async
   const own: number[] = [];
   const fcp: number[] = [];
   const cpu: number[] = [];
+  const inApp: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
@@ -74,6 +75,26 @@ test("first page of a 100-page PDF is painted within 1.5 s of navigation", async
       }
     }
     await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 100");
+    // The everyday path: the app is open on the Hub and the asset is opened from its row.
+    await page.goto("/content");
+    const row = page.getByRole("link", { name: /Hundred-page PDF/ }).first();
+    await row.waitFor();
+    const before = await page.evaluate(() => {
+      performance.mark("perf:open-from-hub");
+      return performance.getEntriesByName("asset:first-page-painted").length;
+    });
+    await row.click();
+    await page.waitForFunction((n) => performance.getEntriesByName("asset:first-page-painted").length > n, before, {
+      polling: 100,
+      timeout: 30_000,
+    });
+    inApp.push(
+      await page.evaluate(() => {
+        const start = performance.getEntriesByName("perf:open-from-hub")[0]?.startTime ?? 0;
+        const marks = performance.getEntriesByName("asset:first-page-painted");
+        return Math.round((marks[marks.length - 1]?.startTime ?? 0) - start);
+      }),
+    );
     await context.close();
   }
 
@@ -81,10 +102,12 @@ test("first page of a 100-page PDF is painted within 1.5 s of navigation", async
     `first page of a 100-page PDF (${pdf.length} bytes), navigation → page 1 painted:`,
     `cold median ${median(cold)} ms [${cold.join(", ")}]; warm median ${median(warm)} ms [${warm.join(", ")}];`,
     `of which Asset detail's own (code loaded → painted, cold) median ${median(own)} ms [${own.join(", ")}];`,
+    `opened from the Hub (app loaded, click → page 1 painted) median ${median(inApp)} ms [${inApp.join(", ")}];`,
     `shell first contentful paint (cold) median ${median(fcp)} ms;`,
     `renderer main-thread busy time to page 1 (cold) median ${median(cpu)} ms [${cpu.join(", ")}]`,
   ].join(" ");
   console.log(summary);
   testInfo.annotations.push({ type: "figure", description: summary });
+  expect(median(inApp)).toBeLessThanOrEqual(BUDGET_MS);
   expect(median(cold)).toBeLessThanOrEqual(BUDGET_MS);
 });

@@ -7,6 +7,7 @@ import { applySafeModeQuery } from "@/lib/safe-mode";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
 import { routes } from "./router";
+import { preloadFirstScreen } from "./screens";
 import "./index.css";
 
 const container = document.getElementById("root");
@@ -35,6 +36,10 @@ installGlobalLogging((entry) => {
       console.error("Audit entry for a client error failed:", error);
     });
 });
+
+// A visitor with a session goes straight to a screen of the shell: fetch
+// its chunks now rather than after the guard has checked the session.
+if (readStoredSession()) preloadFirstScreen(window.location.pathname);
 
 const router = createBrowserRouter(routes);
 

@@ -4,7 +4,8 @@ import { lazy } from "react";
 // the layout's <Suspense> shows a spinner meanwhile.
 
 /** The signed-in frame (sidebar, top bar, menus): its own chunk, so sign-in stays light. */
-export const ShellLayout = lazy(() => import("./layout").then((m) => ({ default: m.ShellLayout })));
+const loadShell = () => import("./layout");
+export const ShellLayout = lazy(() => loadShell().then((m) => ({ default: m.ShellLayout })));
 
 export const HealthScreen = lazy(() => import("@/features/health/health-page").then((m) => ({ default: m.HealthPage })));
 
@@ -27,7 +28,8 @@ export const NoWorkspaceScreen = lazy(() =>
   import("@/features/onboarding/no-workspace").then((m) => ({ default: m.NoWorkspace })),
 );
 
-export const HomeScreen = lazy(() => import("@/features/home/home-page").then((m) => ({ default: m.HomePage })));
+const loadHome = () => import("@/features/home/home-page");
+export const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomePage })));
 export const PilotChecklistScreen = lazy(() =>
   import("@/features/pilot/pilot-checklist-page").then((m) => ({ default: m.PilotChecklistPage })),
 );
@@ -47,11 +49,27 @@ export const DiagnosticsScreen = lazy(() =>
 );
 
 export const ReviewScreen = lazy(() => import("@/features/roadmap/area-pages").then((m) => ({ default: m.ReviewPage })));
-export const ContentScreen = lazy(() => import("@/features/content/content-page").then((m) => ({ default: m.ContentPage })));
-export const AssetScreen = lazy(() => import("@/features/asset/asset-page").then((m) => ({ default: m.AssetPage })));
+const loadContent = () => import("@/features/content/content-page");
+const loadAsset = () => import("@/features/asset/asset-page");
+export const ContentScreen = lazy(() => loadContent().then((m) => ({ default: m.ContentPage })));
+export const AssetScreen = lazy(() => loadAsset().then((m) => ({ default: m.AssetPage })));
 export const GuidelinesScreen = lazy(() =>
   import("@/features/roadmap/area-pages").then((m) => ({ default: m.GuidelinesPage })),
 );
 export const ComplianceIntelScreen = lazy(() =>
   import("@/features/roadmap/area-pages").then((m) => ({ default: m.ComplianceIntelPage })),
 );
+
+/**
+ * Starts fetching the chunks a signed-in visitor's first screen needs — the
+ * shell and, for the busiest entry points, the screen itself — at boot, in
+ * parallel with the session and config checks, instead of one after the
+ * other as each lazy boundary renders. Only a warm-up: the lazy components
+ * above still decide what renders, and an unknown path preloads nothing.
+ */
+export function preloadFirstScreen(pathname: string): void {
+  void loadShell();
+  if (pathname.startsWith("/assets/")) void loadAsset();
+  else if (pathname === "/content" || pathname === "/content-hub") void loadContent();
+  else if (pathname === "/") void loadHome();
+}
