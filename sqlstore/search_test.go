@@ -137,7 +137,7 @@ func TestSearchCandidates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const n = 600
+	const n = 2000
 	var assets []sqlstore.BulkAsset
 	for i := 0; i < n; i++ {
 		words := []string{"filler"}
@@ -151,6 +151,9 @@ func TestSearchCandidates(t *testing.T) {
 		}
 		if i%3 == 0 {
 			words = append(words, "third")
+		}
+		if i%15 == 0 {
+			words = append(words, "sparse")
 		}
 		if i == 17 || i == 401 {
 			words = append(words, "rare")
@@ -178,13 +181,14 @@ func TestSearchCandidates(t *testing.T) {
 		s    fairbalance.SearchQuery
 		cap  int
 	}{
-		{"common", fairbalance.SearchQuery{}, 20},
-		{"common", fairbalance.SearchQuery{}, 300},
-		{"third", fairbalance.SearchQuery{}, 30},
+		{"common", fairbalance.SearchQuery{}, 20},  // the first walk
+		{"common", fairbalance.SearchQuery{}, 300}, // the walk goes on
+		{"third", fairbalance.SearchQuery{}, 30},   // likewise
 		{"third", fairbalance.SearchQuery{Status: "approved"}, 30},
-		{"skewed", fairbalance.SearchQuery{}, 25},
-		{"skewed filler", fairbalance.SearchQuery{}, 40},
-		{"rare", fairbalance.SearchQuery{}, 20},
+		{"skewed", fairbalance.SearchQuery{}, 60},
+		{"sparse", fairbalance.SearchQuery{}, 80},  // the id window
+		{"third", fairbalance.SearchQuery{}, 1000}, // walk and window short, then all
+		{"rare", fairbalance.SearchQuery{}, 20},    // the whole bitmap
 		{"common third", fairbalance.SearchQuery{Kinds: []string{"asset"}, Market: "US"}, 30},
 		{"third", fairbalance.SearchQuery{Kinds: []string{"claim"}}, 30},
 		{"thi", fairbalance.SearchQuery{}, 1000},

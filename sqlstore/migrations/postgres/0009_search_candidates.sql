@@ -7,8 +7,8 @@
 -- of them. It prices the test per row as nearly free, so it walks for
 -- words in a few percent of the documents and reads 20 rows per match.
 -- Here a walk over the newest 250 rows measures how common the words are.
--- When half of them or more match, the walk goes on to 2 × p_cap rows,
--- and when it finds p_cap matches that is the answer. Otherwise the GIN
+-- When a tenth of them or more match, the walk goes on (up to 10 × p_cap
+-- rows), and when it finds p_cap matches that is the answer. Otherwise the GIN
 -- bitmap is forced (for this function only), first over the id window
 -- that should hold 2 × p_cap matches at the density seen, then, if that
 -- falls short, over all ids. The result is always the set that ORDER BY
@@ -23,10 +23,11 @@ DECLARE
     ' AND ($3::text[] IS NULL OR d.kind = ANY($3)) AND ($4::text IS NULL OR d.status = $4)'
     ' AND ($5::text IS NULL OR d.type = $5) AND ($6::text IS NULL OR d.product_id = $6)'
     ' AND ($7::text IS NULL OR d.owner_id = $7) AND ($8::text IS NULL OR d.market = $8)';
-  probe constant int := p_cap * 2;
-  first constant int := least(250, probe);
+  first constant int := least(250, p_cap * 2);
   ids bigint[];
+  ranks real[];
   more bigint[];
+  mranks real[];
   n int;
   seen int;
   hi bigint;
@@ -35,22 +36,25 @@ BEGIN
   -- EXECUTE plans each statement with its values (a cached generic plan
   -- cannot tell a rare word from a common one, nor a large organisation
   -- from a small one).
-  EXECUTE 'SELECT array_agg(w.id ORDER BY w.id DESC) FILTER (WHERE w.m), count(*), max(w.id), min(w.id)'
-    ' FROM (SELECT d.id, d.tsv @@ $1 AS m FROM search_docs d WHERE true' || filters || ' ORDER BY d.id DESC LIMIT $9) w'
-    INTO ids, seen, hi, lo USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, first;
+  EXECUTE 'SELECT array_agg(w.id ORDER BY w.id DESC) FILTER (WHERE w.m),'
+    ' array_agg(ts_rank_cd(w.tsv, $1) ORDER BY w.id DESC) FILTER (WHERE w.m), count(*), max(w.id), min(w.id)'
+    ' FROM (SELECT d.id, d.tsv, d.tsv @@ $1 AS m FROM search_docs d WHERE true' || filters || ' ORDER BY d.id DESC LIMIT $9) w'
+    INTO ids, ranks, seen, hi, lo USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, first;
   n := coalesce(cardinality(ids), 0);
   IF n >= p_cap OR seen < first THEN
-    -- Every row of the organisation (with the filters) was read.
-    RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids[1:p_cap]);
+    -- Enough, or every row of the organisation (with the filters) read.
+    RETURN QUERY SELECT * FROM unnest(ids[1:p_cap], ranks[1:p_cap]);
     RETURN;
   END IF;
-  IF 2 * n >= first AND probe > first THEN
-    -- Half the rows match or more: walking on is the cheapest way.
-    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT w.id FROM (SELECT d.id, d.tsv FROM search_docs d WHERE d.id < $11' || filters ||
+  IF 10 * n >= first THEN
+    -- A tenth of the rows match or more: walking on (up to ten times the
+    -- cap) costs less than the GIN bitmap's posting lists and row reads.
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT w.id, w.tsv FROM'
+      ' (SELECT d.id, d.tsv FROM search_docs d WHERE d.id < $11' || filters ||
       ' ORDER BY d.id DESC LIMIT $10) w WHERE w.tsv @@ $1 LIMIT $9) s'
-      INTO more USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap - n, probe - first, lo;
+      INTO more, mranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap - n, p_cap * 10, lo;
     IF n + coalesce(cardinality(more), 0) >= p_cap THEN
-      RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids || more);
+      RETURN QUERY SELECT * FROM unnest(ids || more, ranks || mranks);
       RETURN;
     END IF;
   END IF;
@@ -62,15 +66,15 @@ BEGIN
   ids := NULL;
   IF n >= 10 THEN
     lo := hi - ((hi - lo + 1)::float8 * p_cap * 2 / n)::bigint;
-    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
-      ' AND d.id >= $10 ORDER BY d.id DESC LIMIT $9) s'
-      INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, lo;
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT d.id, d.tsv FROM search_docs d'
+      ' WHERE d.tsv @@ $1' || filters || ' AND d.id >= $10 ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids, ranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, lo;
   END IF;
   IF coalesce(cardinality(ids), 0) < p_cap THEN
-    EXECUTE 'SELECT array_agg(s.id) FROM (SELECT d.id FROM search_docs d WHERE d.tsv @@ $1' || filters ||
-      ' ORDER BY d.id DESC LIMIT $9) s'
-      INTO ids USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap;
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT d.id, d.tsv FROM search_docs d'
+      ' WHERE d.tsv @@ $1' || filters || ' ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids, ranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap;
   END IF;
-  RETURN QUERY SELECT d.id, ts_rank_cd(d.tsv, q) FROM search_docs d WHERE d.id = ANY(ids);
+  RETURN QUERY SELECT * FROM unnest(ids, ranks);
 END
 $$;
