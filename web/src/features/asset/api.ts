@@ -46,12 +46,14 @@ export function isUuid(id: string): boolean {
 export function useAsset(id: string) {
   return useQuery({
     queryKey: assetKeys.asset(id),
-    queryFn: async (): Promise<Asset | null> => {
-      if (!isUuid(id)) return null;
-      const sb = await getSupabase();
-      return unwrap<Asset | null>(await sb.from("assets").select("*").eq("id", id).maybeSingle());
-    },
+    queryFn: () => takeEarly<Asset | null>(`asset:${id}`) ?? fetchAsset(id),
   });
+}
+
+async function fetchAsset(id: string): Promise<Asset | null> {
+  if (!isUuid(id)) return null;
+  const sb = await getSupabase();
+  return unwrap<Asset | null>(await sb.from("assets").select("*").eq("id", id).maybeSingle());
 }
 
 // Everything the list and the viewers need; the extracted text and the
@@ -67,15 +69,48 @@ export function useVersions(assetId: string) {
   return useQuery({
     queryKey: assetKeys.versions(assetId),
     enabled: isUuid(assetId),
-    queryFn: async (): Promise<VersionSummary[]> => {
-      const sb = await getSupabase();
-      const rows = unwrap<VersionSummary[]>(
-        await sb.from("asset_versions").select(VERSION_COLUMNS).eq("asset_id", assetId).order("number", { ascending: false }),
-      );
-      prefetchCurrentPdf(rows[0]);
-      return rows;
-    },
+    queryFn: () => takeEarly<VersionSummary[]>(`versions:${assetId}`) ?? fetchVersions(assetId),
   });
+}
+
+async function fetchVersions(assetId: string): Promise<VersionSummary[]> {
+  const sb = await getSupabase();
+  const rows = unwrap<VersionSummary[]>(
+    await sb.from("asset_versions").select(VERSION_COLUMNS).eq("asset_id", assetId).order("number", { ascending: false }),
+  );
+  prefetchCurrentPdf(rows[0]);
+  return rows;
+}
+
+// Loads started when this screen's code arrives for an address
+// /assets/{id}, before the shell has checked the session and rendered the
+// screen: on a cold start that check is most of the wait for page 1. Each
+// is handed to the first query that asks for it, once; the server still
+// decides what the session may read.
+// An early load not taken within EARLY_TTL_MS (the visitor was sent to
+// sign in or pass the gate first) is dropped rather than shown stale.
+const EARLY_TTL_MS = 15_000;
+const early = new Map<string, { promise: Promise<unknown>; at: number }>();
+
+function takeEarly<T>(key: string): Promise<T> | undefined {
+  const e = early.get(key);
+  early.delete(key);
+  if (!e || performance.now() - e.at > EARLY_TTL_MS) return undefined;
+  return e.promise as Promise<T>;
+}
+
+/** Starts loading the asset and its versions named by `pathname`, if it is an asset's address. */
+export function startEarlyLoads(pathname: string): void {
+  const id = /^\/assets\/([^/]+)\/?$/.exec(pathname)?.[1];
+  if (!id || !isUuid(id)) return;
+  const asset = fetchAsset(id);
+  const versions = fetchVersions(id);
+  // Unhandled until a query takes them: keep a failure from being reported twice.
+  asset.catch(() => undefined);
+  versions.catch(() => undefined);
+  const at = performance.now();
+  early.set(`asset:${id}`, { promise: asset, at });
+  early.set(`versions:${id}`, { promise: versions, at });
 }
 
 // The newest version is the one the page shows unless the address asks for

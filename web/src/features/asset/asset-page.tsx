@@ -14,9 +14,10 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { useAuth, useProfile } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
+import { readStoredSession } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { ArchiveDialog, EditDetailsDialog } from "./asset-dialogs";
-import { useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
+import { startEarlyLoads, useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
 import { AuthoredViewer } from "./authored-viewer";
 import { CompareView } from "./compare-view";
 import { ImageViewer } from "./image-viewer";
@@ -30,6 +31,7 @@ import { renditionOf, type Asset } from "./types";
 // as soon as this screen's code does, alongside the asset queries rather than
 // after them, so the first page shows sooner. Cached after the first asset.
 void preparePdf().catch(() => undefined);
+if (readStoredSession()) startEarlyLoads(window.location.pathname);
 performance.mark("asset:code-loaded");
 
 /** Why a new version cannot be added in this state (the server's own words), or null. */
