@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as `make test` and CI run it:
 #   go vet; go test -race on SQLite and PostgreSQL; web lint, type check and
-#   unit tests; the supabase-js conformance suite against the real binary;
+#   unit tests; the supabase-js conformance suite against the real binary
+#   (storage and content also with files in an in-memory S3 fake);
 #   the Playwright end-to-end suite in Chromium against the real binary.
 # It installs what it needs: npm packages (npm ci), Debian's chromium when
 # missing and, when TEST_DATABASE_URL is unset, a throwaway PostgreSQL
@@ -54,6 +55,21 @@ go build -o bin/fairbalance ./cmd/fairbalance
 
 step "conformance: supabase-js against the real binary (SQLite and PostgreSQL)"
 (cd conformance && npm ci --no-audit --no-fund --loglevel=error && FAIRBALANCE_BIN="$root/bin/fairbalance" npm test)
+
+step "conformance: storage and content with files in an S3-compatible store (in-memory fake)"
+go build -o bin/s3fake ./bench/s3fake
+s3log=$(mktemp)
+bin/s3fake -bucket fairbalance >"$s3log" 2>&1 &
+s3pid=$!
+for _ in $(seq 50); do grep -q '^http://' "$s3log" && break; sleep 0.1; done
+s3url=$(grep -m1 '^http://' "$s3log" || true)
+if [ -z "$s3url" ]; then cat "$s3log"; kill "$s3pid" 2>/dev/null; exit 1; fi
+s3status=0
+(cd conformance && CONFORMANCE_S3_ENDPOINT="$s3url" FAIRBALANCE_BIN="$root/bin/fairbalance" \
+  node --test --test-concurrency=1 tests/12-storage.test.mjs tests/13-content.test.mjs) || s3status=$?
+kill "$s3pid" 2>/dev/null || true
+rm -f "$s3log"
+[ "$s3status" -eq 0 ] || exit "$s3status"
 
 if [ ! -x /usr/bin/chromium ]; then
   step "installing chromium"
