@@ -444,7 +444,7 @@ func oneRow(raw json.RawMessage) (map[string]any, error) {
 	return rows[0], nil
 }
 
-// lockedRow reads one row of t in the caller's organisation (nil when
+// orgRow reads one row of t in the caller's organisation (nil when
 // there is none); on PostgreSQL the row is not locked, so changes that
 // depend on it update it with a condition on what was read.
 func orgRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id string) (map[string]any, error) {
@@ -460,6 +460,22 @@ func orgRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id s
 		return nil, err
 	}
 	return rows[0], nil
+}
+
+// writableRow is the row id of t for a change by the caller: refused to
+// non-writers, and not found (named what) outside their organisation.
+func writableRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id, what string) (map[string]any, error) {
+	if err := refuseWriter(c); err != nil {
+		return nil, err
+	}
+	row, err := orgRow(ctx, tx, c, t, id)
+	if err != nil {
+		return nil, err
+	}
+	if row == nil {
+		return nil, notFound(what)
+	}
+	return row, nil
 }
 
 // updateRow sets values on the row id of t when cond (on its current
@@ -611,15 +627,9 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c Caller,
 
 // addAssetVersion adds the next version of an asset and makes it current.
 func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
-	if err := refuseWriter(c); err != nil {
-		return nil, err
-	}
-	asset, err := orgRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"))
+	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
 	if err != nil {
 		return nil, err
-	}
-	if asset == nil {
-		return nil, notFound("Asset")
 	}
 	switch str(asset, "status") {
 	case "in_review":
@@ -660,15 +670,9 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c Cal
 
 // archiveAsset archives an asset: it stays readable and never changes again.
 func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
-	if err := refuseWriter(c); err != nil {
-		return nil, err
-	}
-	asset, err := orgRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"))
+	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
 	if err != nil {
 		return nil, err
-	}
-	if asset == nil {
-		return nil, notFound("Asset")
 	}
 	if str(asset, "status") == "archived" {
 		return asset, nil
@@ -689,15 +693,9 @@ func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c Caller
 // attachReferenceFile sets (or replaces) the PDF of a reference with its
 // extracted pages.
 func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
-	if err := refuseWriter(c); err != nil {
-		return nil, err
-	}
-	ref, err := orgRow(ctx, tx, c, ReferencesTable(), argString(args, "reference_id"))
+	ref, err := writableRow(ctx, tx, c, ReferencesTable(), argString(args, "reference_id"), "Reference")
 	if err != nil {
 		return nil, err
-	}
-	if ref == nil {
-		return nil, notFound("Reference")
 	}
 	f, _ := args[preparedKey].(*preparedFile)
 	if f == nil {
