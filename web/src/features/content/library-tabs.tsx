@@ -286,64 +286,65 @@ const REFERENCES: Spec<Reference> = {
   ),
 };
 
-/** Modules: list, search, and create/edit for writers. */
-export function ModulesTab(props: TabProps) {
-  const [editing, setEditing] = useState<Editing<ContentModule>>(undefined);
+/**
+ * One library tab: its list (or search results) and, when a row is opened
+ * or "New" was asked for, its dialog (`dialog(null, …)` to create).
+ */
+function LibraryTab<T extends { id: string }>({
+  spec,
+  props,
+  dialog,
+}: {
+  spec: Spec<T>;
+  props: TabProps;
+  dialog: (item: T | null, onClose: () => void) => ReactNode;
+}) {
+  const [editing, setEditing] = useState<Editing<T>>(undefined);
+  const close = () => {
+    if (editing === undefined) props.onCreateClosed();
+    setEditing(undefined);
+  };
   return (
     <>
-      <Library spec={MODULES} props={props} onOpen={setEditing} />
-      {editing !== undefined || props.creating ? (
-        <ModuleDialog
-          module={editing ?? null}
-          products={props.products}
-          canWrite={props.canWrite}
-          onClose={() => {
-            if (editing === undefined) props.onCreateClosed();
-            setEditing(undefined);
-          }}
-        />
-      ) : null}
+      <Library spec={spec} props={props} onOpen={setEditing} />
+      {editing !== undefined || props.creating ? dialog(editing ?? null, close) : null}
     </>
+  );
+}
+
+/** Modules: list, search, and create/edit for writers. */
+export function ModulesTab(props: TabProps) {
+  return (
+    <LibraryTab
+      spec={MODULES}
+      props={props}
+      dialog={(module, onClose) => (
+        <ModuleDialog module={module} products={props.products} canWrite={props.canWrite} onClose={onClose} />
+      )}
+    />
   );
 }
 
 /** Claims: list, search, and create/edit with reference passages for writers. */
 export function ClaimsTab(props: TabProps) {
-  const [editing, setEditing] = useState<Editing<Claim>>(undefined);
   return (
-    <>
-      <Library spec={CLAIMS} props={props} onOpen={setEditing} />
-      {editing !== undefined || props.creating ? (
-        <ClaimDialog
-          claim={editing ?? null}
-          products={props.products}
-          canWrite={props.canWrite}
-          onClose={() => {
-            if (editing === undefined) props.onCreateClosed();
-            setEditing(undefined);
-          }}
-        />
-      ) : null}
-    </>
+    <LibraryTab
+      spec={CLAIMS}
+      props={props}
+      dialog={(claim, onClose) => (
+        <ClaimDialog claim={claim} products={props.products} canWrite={props.canWrite} onClose={onClose} />
+      )}
+    />
   );
 }
 
 /** References: list, search, and create/edit with the PDF upload for writers. */
 export function ReferencesTab(props: TabProps) {
-  const [editing, setEditing] = useState<Editing<Reference>>(undefined);
   return (
-    <>
-      <Library spec={REFERENCES} props={props} onOpen={setEditing} />
-      {editing !== undefined || props.creating ? (
-        <ReferenceDialog
-          reference={editing ?? null}
-          canWrite={props.canWrite}
-          onClose={() => {
-            if (editing === undefined) props.onCreateClosed();
-            setEditing(undefined);
-          }}
-        />
-      ) : null}
-    </>
+    <LibraryTab
+      spec={REFERENCES}
+      props={props}
+      dialog={(reference, onClose) => <ReferenceDialog reference={reference} canWrite={props.canWrite} onClose={onClose} />}
+    />
   );
 }
