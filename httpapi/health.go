@@ -34,11 +34,17 @@ func (a *API) handleHealth(w http.ResponseWriter, r *http.Request) {
 // passed by this browser, and whether the read-only preview is offered.
 func (a *API) handleConfig(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, a.publicConfig(r))
+}
+
+// publicConfig is the body of GET /api/config for this request's browser;
+// the app's HTML carries the same object so the first screen need not ask.
+func (a *API) publicConfig(r *http.Request) map[string]any {
 	passed, err := a.gatePassed(r)
 	if err != nil {
 		passed = false
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version, "gate": a.gateOn(r), "gate_passed": passed, "preview": a.cfg.Preview})
+	return map[string]any{"anon_key": a.anonKey, "site_url": a.id.Config().SiteURL, "version": a.cfg.Version, "gate": a.gateOn(r), "gate_passed": passed, "preview": a.cfg.Preview}
 }
 
 // handleMail lists the newest outbox messages (service role only): the

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -62,8 +63,27 @@ func (a *API) spa() http.Handler {
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-cache")
-		_, _ = w.Write(index)
+		_, _ = w.Write(withConfig(index, a.publicConfig(r)))
 	})
+}
+
+// withConfig puts the public configuration into the page as a JSON data
+// block (<script type="application/json" id="fairbalance-config">), which
+// the app reads instead of waiting for GET /api/config before its first
+// screen. A data block is never executed, so the script-src 'self' policy
+// stands; json.Marshal escapes <, > and &, so the values cannot end the element.
+func withConfig(index []byte, config map[string]any) []byte {
+	at := bytes.Index(index, []byte("</head>"))
+	body, err := json.Marshal(config)
+	if at < 0 || err != nil {
+		return index
+	}
+	out := make([]byte, 0, len(index)+len(body)+80)
+	out = append(out, index[:at]...)
+	out = append(out, `<script type="application/json" id="fairbalance-config">`...)
+	out = append(out, body...)
+	out = append(out, "</script>"...)
+	return append(out, index[at:]...)
 }
 
 // gzipCache holds gzip-compressed copies of the build's immutable files,

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"compress/gzip"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,7 +26,7 @@ func spaServer(t *testing.T) *httptest.Server {
 	}
 	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{SiteURL: siteURL, Version: "test"}, slog.New(slog.DiscardHandler))
 	ui := fstest.MapFS{
-		"index.html":        {Data: []byte("<!doctype html><div id=root></div>")},
+		"index.html":        {Data: []byte("<!doctype html><head><title>t</title></head><div id=root></div>")},
 		"_app/index-abc.js": {Data: []byte(strings.Repeat("console.log('fairbalance');\n", 200))},
 		"_app/logo-abc.png": {Data: []byte("\x89PNG\r\n\x1a\n....")},
 		"favicon.svg":       {Data: []byte("<svg/>")},
@@ -86,5 +87,33 @@ func TestSPAServesBuildFilesCompressedAndRoutesToIndex(t *testing.T) {
 		if res.StatusCode != 200 || !strings.Contains(string(b), "id=root") {
 			t.Errorf("%s: %d %q", p, res.StatusCode, b)
 		}
+	}
+}
+
+// The page carries /api/config's answer for this browser as a JSON data
+// block in <head>, so the app's first screen does not wait for it.
+func TestSPAPageCarriesThePublicConfig(t *testing.T) {
+	srv := spaServer(t)
+	res := get(t, srv.URL+"/assets/1234", nil)
+	page, _ := io.ReadAll(res.Body)
+	const open = `<script type="application/json" id="fairbalance-config">`
+	start := strings.Index(string(page), open)
+	end := strings.Index(string(page), "</script></head>")
+	if start < 0 || end < start {
+		t.Fatalf("no config block before </head>: %s", page)
+	}
+	var embedded map[string]any
+	if err := json.Unmarshal(page[start+len(open):end], &embedded); err != nil {
+		t.Fatalf("config block is not JSON: %v", err)
+	}
+	var served map[string]any
+	if err := json.NewDecoder(get(t, srv.URL+"/api/config", nil).Body).Decode(&served); err != nil {
+		t.Fatal(err)
+	}
+	if len(embedded) == 0 || embedded["anon_key"] != served["anon_key"] || embedded["gate_passed"] != served["gate_passed"] || embedded["version"] != "test" {
+		t.Errorf("embedded %v, served %v", embedded, served)
+	}
+	if cc := res.Header.Get("Cache-Control"); cc != "no-cache" {
+		t.Errorf("page Cache-Control %q: the config in it must not be cached stale", cc)
 	}
 }
