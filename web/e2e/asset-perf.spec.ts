@@ -15,11 +15,12 @@ import { fillerPages, samplePdf } from "./support/sample-pdf";
 
 const RUNS = Number(process.env.E2E_PERF_RUNS ?? 5);
 const BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_BUDGET_MS ?? 1500);
-// A first visit with an empty cache parses the whole app, pdf.js and its
-// worker on the main thread first; on this project's 2-core reference
-// machine that alone is about 1.4 s of CPU, so the 1.5 s target is not met
-// there (1.9–2.0 s measured idle) and this bound only catches regressions.
-const COLD_BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_COLD_BUDGET_MS ?? 2500);
+// A first visit with an empty cache compiles and runs the whole app, pdf.js
+// and its worker first; on this project's 2-core reference machine the
+// renderer's main thread is then busy for about 1.6 s of the way to page 1,
+// so the 1.5 s target is not met there (1.6–1.7 s measured idle, from 1.9–2.0
+// before the boot script's early loads) and this bound only catches regressions.
+const COLD_BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_COLD_BUDGET_MS ?? 2200);
 
 test.skip(!process.env.E2E_PERF, "benchmark: set E2E_PERF=1 to run");
 

@@ -1,9 +1,10 @@
+// First, so the first screen's requests start before the rest of the app evaluates.
+import "./boot";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { installGlobalLogging, logMetric, mayAuditClientError } from "@/lib/logger";
-import { getConfig } from "@/lib/config";
 import { applySafeModeQuery } from "@/lib/safe-mode";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
@@ -40,11 +41,10 @@ installGlobalLogging((entry) => {
 
 // A visitor with a session goes straight to a screen of the shell: fetch
 // its chunks now rather than after the guard has checked the session.
-// The session check needs supabase-js and the instance config: start both now too.
+// The session check needs supabase-js (the instance config is in the page): start loading it now too.
 if (readStoredSession()) {
   preloadFirstScreen(window.location.pathname);
   void getSupabase().catch(() => undefined);
-  void getConfig().catch(() => undefined);
 }
 
 const router = createBrowserRouter(routes);

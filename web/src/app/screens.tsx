@@ -1,64 +1,71 @@
-import { lazy } from "react";
+import { createElement, lazy, type ComponentType } from "react";
 
 // Each screen is its own chunk, loaded the first time its route renders;
 // the layout's <Suspense> shows a spinner meanwhile.
 
+/** A screen component loaded on demand; `preload` starts fetching its chunk. */
+export type LazyScreen = ComponentType & { preload: () => Promise<unknown> };
+
+/**
+ * Like React.lazy, except that once the chunk has arrived (preloaded at boot,
+ * or shown before) the screen renders at once instead of suspending. React
+ * holds back revealing suspended content for up to 300 ms after a fallback
+ * was shown; a chunk that is already here should not pay that on a cold
+ * start, where the shell and the screen would otherwise each suspend in turn.
+ */
+export function lazyScreen(load: () => Promise<ComponentType>): LazyScreen {
+  let loaded: ComponentType | undefined;
+  let loading: Promise<ComponentType> | undefined;
+  const preload = () =>
+    (loading ??= load().then(
+      (c) => (loaded = c),
+      (error: unknown) => {
+        // A failed chunk is not cached: the next render (Retry) fetches it again.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  const Suspending = lazy(() => preload().then((c) => ({ default: c })));
+  function Screen() {
+    return createElement(loaded ?? Suspending);
+  }
+  return Object.assign(Screen, { preload });
+}
+
 /** The signed-in frame (sidebar, top bar, menus): its own chunk, so sign-in stays light. */
-const loadShell = () => import("./layout");
-export const ShellLayout = lazy(() => loadShell().then((m) => ({ default: m.ShellLayout })));
+export const ShellLayout = lazyScreen(() => import("./layout").then((m) => m.ShellLayout));
 
-export const HealthScreen = lazy(() => import("@/features/health/health-page").then((m) => ({ default: m.HealthPage })));
+export const HealthScreen = lazyScreen(() => import("@/features/health/health-page").then((m) => m.HealthPage));
 
-export const LoginScreen = lazy(() => import("@/features/auth/login-page").then((m) => ({ default: m.LoginPage })));
-export const SignupScreen = lazy(() => import("@/features/auth/signup-page").then((m) => ({ default: m.SignupPage })));
-export const ForgotPasswordScreen = lazy(() =>
-  import("@/features/auth/forgot-password-page").then((m) => ({ default: m.ForgotPasswordPage })),
-);
-export const ResetPasswordScreen = lazy(() =>
-  import("@/features/auth/reset-password-page").then((m) => ({ default: m.ResetPasswordPage })),
-);
-export const LogoutScreen = lazy(() => import("@/features/auth/logout-page").then((m) => ({ default: m.LogoutPage })));
-export const GateScreen = lazy(() => import("@/features/gate/gate-page").then((m) => ({ default: m.GatePage })));
-export const SafeScreen = lazy(() => import("@/features/safe/safe-page").then((m) => ({ default: m.SafePage })));
+export const LoginScreen = lazyScreen(() => import("@/features/auth/login-page").then((m) => m.LoginPage));
+export const SignupScreen = lazyScreen(() => import("@/features/auth/signup-page").then((m) => m.SignupPage));
+export const ForgotPasswordScreen = lazyScreen(() => import("@/features/auth/forgot-password-page").then((m) => m.ForgotPasswordPage));
+export const ResetPasswordScreen = lazyScreen(() => import("@/features/auth/reset-password-page").then((m) => m.ResetPasswordPage));
+export const LogoutScreen = lazyScreen(() => import("@/features/auth/logout-page").then((m) => m.LogoutPage));
+export const GateScreen = lazyScreen(() => import("@/features/gate/gate-page").then((m) => m.GatePage));
+export const SafeScreen = lazyScreen(() => import("@/features/safe/safe-page").then((m) => m.SafePage));
 
-export const OnboardingScreen = lazy(() =>
-  import("@/features/onboarding/onboarding-wizard").then((m) => ({ default: m.OnboardingWizard })),
-);
-export const NoWorkspaceScreen = lazy(() =>
-  import("@/features/onboarding/no-workspace").then((m) => ({ default: m.NoWorkspace })),
-);
+export const OnboardingScreen = lazyScreen(() => import("@/features/onboarding/onboarding-wizard").then((m) => m.OnboardingWizard));
+export const NoWorkspaceScreen = lazyScreen(() => import("@/features/onboarding/no-workspace").then((m) => m.NoWorkspace));
 
-const loadHome = () => import("@/features/home/home-page");
-export const HomeScreen = lazy(() => loadHome().then((m) => ({ default: m.HomePage })));
-export const PilotChecklistScreen = lazy(() =>
-  import("@/features/pilot/pilot-checklist-page").then((m) => ({ default: m.PilotChecklistPage })),
-);
-export const PilotRunbookScreen = lazy(() =>
-  import("@/features/pilot/pilot-runbook-page").then((m) => ({ default: m.PilotRunbookPage })),
-);
+export const HomeScreen = lazyScreen(() => import("@/features/home/home-page").then((m) => m.HomePage));
+export const PilotChecklistScreen = lazyScreen(() => import("@/features/pilot/pilot-checklist-page").then((m) => m.PilotChecklistPage));
+export const PilotRunbookScreen = lazyScreen(() => import("@/features/pilot/pilot-runbook-page").then((m) => m.PilotRunbookPage));
 
-export const AccountScreen = lazy(() => import("@/features/account/account-page").then((m) => ({ default: m.AccountPage })));
-export const ProfileScreen = lazy(() => import("@/features/account/profile-page").then((m) => ({ default: m.ProfilePage })));
-export const SettingsScreen = lazy(() => import("@/features/account/settings-page").then((m) => ({ default: m.SettingsPage })));
-export const SecurityScreen = lazy(() => import("@/features/account/security-page").then((m) => ({ default: m.SecurityPage })));
-export const UsersScreen = lazy(() => import("@/features/users/users-page").then((m) => ({ default: m.UsersPage })));
+export const AccountScreen = lazyScreen(() => import("@/features/account/account-page").then((m) => m.AccountPage));
+export const ProfileScreen = lazyScreen(() => import("@/features/account/profile-page").then((m) => m.ProfilePage));
+export const SettingsScreen = lazyScreen(() => import("@/features/account/settings-page").then((m) => m.SettingsPage));
+export const SecurityScreen = lazyScreen(() => import("@/features/account/security-page").then((m) => m.SecurityPage));
+export const UsersScreen = lazyScreen(() => import("@/features/users/users-page").then((m) => m.UsersPage));
 
-export const AuditLogScreen = lazy(() => import("@/features/audit/audit-log-page").then((m) => ({ default: m.AuditLogPage })));
-export const DiagnosticsScreen = lazy(() =>
-  import("@/features/diagnostics/diagnostics-page").then((m) => ({ default: m.DiagnosticsPage })),
-);
+export const AuditLogScreen = lazyScreen(() => import("@/features/audit/audit-log-page").then((m) => m.AuditLogPage));
+export const DiagnosticsScreen = lazyScreen(() => import("@/features/diagnostics/diagnostics-page").then((m) => m.DiagnosticsPage));
 
-export const ReviewScreen = lazy(() => import("@/features/roadmap/area-pages").then((m) => ({ default: m.ReviewPage })));
-const loadContent = () => import("@/features/content/content-page");
-const loadAsset = () => import("@/features/asset/asset-page");
-export const ContentScreen = lazy(() => loadContent().then((m) => ({ default: m.ContentPage })));
-export const AssetScreen = lazy(() => loadAsset().then((m) => ({ default: m.AssetPage })));
-export const GuidelinesScreen = lazy(() =>
-  import("@/features/roadmap/area-pages").then((m) => ({ default: m.GuidelinesPage })),
-);
-export const ComplianceIntelScreen = lazy(() =>
-  import("@/features/roadmap/area-pages").then((m) => ({ default: m.ComplianceIntelPage })),
-);
+export const ReviewScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ReviewPage));
+export const ContentScreen = lazyScreen(() => import("@/features/content/content-page").then((m) => m.ContentPage));
+export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page").then((m) => m.AssetPage));
+export const GuidelinesScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.GuidelinesPage));
+export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ComplianceIntelPage));
 
 /**
  * Starts fetching the chunks a signed-in visitor's first screen needs — the
@@ -68,8 +75,10 @@ export const ComplianceIntelScreen = lazy(() =>
  * above still decide what renders, and an unknown path preloads nothing.
  */
 export function preloadFirstScreen(pathname: string): void {
-  void loadShell();
-  if (pathname.startsWith("/assets/")) void loadAsset();
-  else if (pathname === "/content" || pathname === "/content-hub") void loadContent();
-  else if (pathname === "/") void loadHome();
+  const first: LazyScreen[] = [ShellLayout];
+  if (pathname.startsWith("/assets/")) first.push(AssetScreen);
+  else if (pathname === "/content" || pathname === "/content-hub") first.push(ContentScreen);
+  else if (pathname === "/") first.push(HomeScreen);
+  // A failure here is not the visitor's concern yet: the screen's own render retries and reports it.
+  for (const s of first) void s.preload().catch(() => undefined);
 }

@@ -2,6 +2,7 @@ import type { Session, User } from "@supabase/supabase-js";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, use, useEffect, useMemo, useState, type ReactNode } from "react";
 import { getConfig } from "./config";
+import { earlyOr, freshStoredSession, PROFILE_COLUMNS, profileLoad } from "./early";
 import { logEvent } from "./logger";
 import { previewRequested, readImpersonation } from "./modes";
 import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
@@ -62,6 +63,16 @@ export async function startDemoSession(role: string): Promise<Session> {
   return data.session;
 }
 
+/** Whether `state` already holds `session` (same token, same user details: an update of the user keeps the token). */
+function sameSession(state: Pick<AuthValue, "status" | "session">, session: Session | null): boolean {
+  if (!session) return state.status === "signed-out" && state.session === null;
+  return (
+    state.status === "signed-in" &&
+    state.session?.access_token === session.access_token &&
+    JSON.stringify(state.session.user) === JSON.stringify(session.user)
+  );
+}
+
 /**
  * Keeps the session state for the whole app. Without a stored session (and
  * no e-mail link tokens, no preview) it decides "signed out" at once, without
@@ -69,7 +80,17 @@ export async function startDemoSession(role: string): Promise<Session> {
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<Omit<AuthValue, "demo">>(() => {
-    const needsClient = readStoredSession() !== null || urlHasAuthTokens() || previewRequested();
+    const links = urlHasAuthTokens() || previewRequested();
+    // A stored session valid for a while yet is taken as it is, so the first
+    // screen need not wait for supabase-js; start() below confirms it (and
+    // signs out if the library disagrees). Every request is still checked by
+    // the server.
+    const stored = links ? null : freshStoredSession();
+    if (stored?.user?.id) {
+      const session = stored as unknown as Session;
+      return { status: "signed-in", session, user: session.user, preview: false, error: null };
+    }
+    const needsClient = readStoredSession() !== null || links;
     return { status: needsClient ? "loading" : "signed-out", session: null, user: null, preview: false, error: null };
   });
   const queryClient = useQueryClient();
@@ -82,12 +103,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (unsubscribe) return;
       const { data } = sb.auth.onAuthStateChange((event, session) => {
         if (cancelled) return;
-        setState((s) => ({
-          ...s,
-          status: session ? "signed-in" : "signed-out",
-          session,
-          user: session?.user ?? null,
-        }));
+        setState((s) =>
+          sameSession(s, session)
+            ? s
+            : {
+                ...s,
+                status: session ? "signed-in" : "signed-out",
+                session,
+                user: session?.user ?? null,
+              },
+        );
         if (event === "SIGNED_OUT") {
           // Everything cached belonged to the member who left; the instance
           // configuration did not (keeping it spares the guard a reload).
@@ -122,13 +147,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         ({ data } = await sb.auth.getSession());
       }
       if (cancelled) return;
-      setState({
-        status: data.session ? "signed-in" : "signed-out",
-        session: data.session,
-        user: data.session?.user ?? null,
-        preview,
-        error: null,
-      });
+      const confirmed = data.session;
+      // Unchanged (the stored session taken at start): no new state, so the screens do not render again.
+      setState((s) =>
+        s.preview === preview && s.error === null && sameSession(s, confirmed)
+          ? s
+          : {
+              status: confirmed ? "signed-in" : "signed-out",
+              session: confirmed,
+              user: confirmed?.user ?? null,
+              preview,
+              error: null,
+            },
+      );
     }
 
     start().catch((error: unknown) => {
@@ -182,14 +213,14 @@ export function useProfile() {
     queryKey: [PROFILE_QUERY_KEY, userId],
     enabled: Boolean(userId),
     queryFn: async (): Promise<Profile | null> => {
-      const sb = await getSupabase();
-      const { data, error } = await sb
-        .from("profiles_v2")
-        .select("id, org_id, role, full_name, avatar_url")
-        .eq("id", userId ?? "")
-        .maybeSingle();
-      if (error) throw error;
-      return data;
+      const id = userId ?? "";
+      const rows = await earlyOr<Profile | Profile[] | null>(profileLoad.key(id), async () => {
+        const sb = await getSupabase();
+        const { data, error } = await sb.from("profiles_v2").select(PROFILE_COLUMNS).eq("id", id).maybeSingle();
+        if (error) throw error;
+        return data;
+      });
+      return Array.isArray(rows) ? (rows[0] ?? null) : rows;
     },
   });
 }

@@ -18,9 +18,7 @@ export interface PublicConfig {
 
 let cached: Promise<PublicConfig> | undefined;
 
-/** Fetches and validates the instance's public configuration. */
-export async function fetchConfig(options?: RequestOptions): Promise<PublicConfig> {
-  const body = await getJSON("/api/config", options);
+function parseConfig(body: unknown): PublicConfig {
   if (!isRecord(body) || typeof body.anon_key !== "string" || body.anon_key === "") {
     throw new ApiError("The server configuration has no anon_key.", 200);
   }
@@ -34,8 +32,34 @@ export async function fetchConfig(options?: RequestOptions): Promise<PublicConfi
   };
 }
 
+/** Fetches and validates the instance's public configuration. */
+export async function fetchConfig(options?: RequestOptions): Promise<PublicConfig> {
+  return parseConfig(await getJSON("/api/config", options));
+}
+
+let embeddedTaken = false;
+
+/**
+ * The configuration the server put into the page (a JSON data block, the
+ * same answer as GET /api/config at the time the page was served), or null
+ * when there is none (the development server) or it is unreadable. It
+ * describes the page load only, so it is handed out until the first
+ * {@link resetConfig}.
+ */
+export function embeddedConfig(): PublicConfig | null {
+  if (embeddedTaken) return null;
+  try {
+    const text = document.getElementById("fairbalance-config")?.textContent;
+    return text ? parseConfig(JSON.parse(text)) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The configuration, fetched once per page load (a failure is retried on the next call). */
 export function getConfig(): Promise<PublicConfig> {
+  const embedded = cached ? null : embeddedConfig();
+  if (embedded) cached = Promise.resolve(embedded);
   cached ??= fetchConfig().catch((error: unknown) => {
     cached = undefined;
     throw error;
@@ -45,5 +69,6 @@ export function getConfig(): Promise<PublicConfig> {
 
 /** Forgets the cached configuration, e.g. after the gate was passed. */
 export function resetConfig(): void {
+  embeddedTaken = true;
   cached = undefined;
 }

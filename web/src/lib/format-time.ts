@@ -10,6 +10,32 @@ const DAY = 24 * HOUR;
 
 type TimeValue = string | number | Date;
 
+// Building an Intl formatter is costly (tens of milliseconds for the first
+// one on a slow machine) and toLocaleString with options builds one on
+// every call: screens that list many dates share one per format instead.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale ?? ""}|${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, options);
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const DATE: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric" };
+const DATE_TIME: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
+const DATE_TIME_SECONDS: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+};
+
 function parse(value: TimeValue | null | undefined): Date | null {
   if (value === null || value === undefined || value === "") return null;
   const d = value instanceof Date ? value : new Date(value);
@@ -19,15 +45,13 @@ function parse(value: TimeValue | null | undefined): Date | null {
 /** "22 Nov 2026" (in the browser's locale); `fallback` for a missing or invalid value. */
 export function formatDate(value: TimeValue | null | undefined, fallback = "—"): string {
   const d = parse(value);
-  return d ? d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" }) : fallback;
+  return d ? formatter(undefined, DATE).format(d) : fallback;
 }
 
 /** "22 Nov 2026, 14:05" (in the browser's locale and time zone); `fallback` for a missing or invalid value. */
 export function formatDateTime(value: TimeValue | null | undefined, fallback = "—"): string {
   const d = parse(value);
-  return d
-    ? d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" })
-    : fallback;
+  return d ? formatter(undefined, DATE_TIME).format(d) : fallback;
 }
 
 /**
@@ -52,7 +76,7 @@ export function formatRelativeTime(value: TimeValue | null | undefined, now: num
 export function formatLocalDateTime(value: TimeValue, locale?: string): string {
   const d = parse(value);
   if (!d) return String(value);
-  return d.toLocaleString(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return formatter(locale, DATE_TIME_SECONDS).format(d);
 }
 
 /** UTC as "2026-11-22 12:06:07 UTC"; invalid input as given. */
@@ -75,5 +99,14 @@ export function formatRelative(value: TimeValue, now: Date = new Date(), locale?
   if (hours < 24) return rtf.format(-hours, "hour");
   const days = Math.round(hours / 24);
   if (days <= 7) return rtf.format(-days, "day");
-  return d.toLocaleDateString(locale, { year: "numeric", month: "short", day: "numeric" });
+  return formatter(locale, DATE).format(d);
+}
+
+const TIME_SECONDS: Intl.DateTimeFormatOptions = { hour: "2-digit", minute: "2-digit", second: "2-digit" };
+
+/** The local date and the local time of a timestamp, for a two-line table cell; invalid input as given. */
+export function localDateAndTime(value: TimeValue, locale?: string): { date: string; time: string } {
+  const d = parse(value);
+  if (!d) return { date: String(value), time: "" };
+  return { date: formatter(locale, DATE).format(d), time: formatter(locale, TIME_SECONDS).format(d) };
 }

@@ -103,11 +103,29 @@ export function logEvent(level: LogLevel, message: string, details: { error?: un
   return entry;
 }
 
-/** Appends to the performance log, keeping the newest {@link PERFORMANCE_LOG_LIMIT}. */
-export function logMetric(name: string, value: number, context?: Record<string, unknown>): void {
-  const metric: PerformanceMetric = { name, value, timestamp: new Date().toISOString(), context };
-  write(PERF_KEY, [...read<PerformanceMetric>(PERF_KEY), metric].slice(-PERFORMANCE_LOG_LIMIT));
+// Metrics are mostly recorded while a screen is being shown; rewriting the
+// log in local storage then would compete with the screen for the main
+// thread. They are kept here and written together once the browser is idle
+// (or at once when the log is read).
+let pendingMetrics: PerformanceMetric[] = [];
+let flushScheduled = false;
+
+function flushMetrics(): void {
+  flushScheduled = false;
+  if (pendingMetrics.length === 0) return;
+  const batch = pendingMetrics;
+  pendingMetrics = [];
+  write(PERF_KEY, [...read<PerformanceMetric>(PERF_KEY), ...batch].slice(-PERFORMANCE_LOG_LIMIT));
   notify();
+}
+
+/** Appends to the performance log, keeping the newest {@link PERFORMANCE_LOG_LIMIT}; written when the browser is idle. */
+export function logMetric(name: string, value: number, context?: Record<string, unknown>): void {
+  pendingMetrics.push({ name, value, timestamp: new Date().toISOString(), context });
+  if (flushScheduled) return;
+  flushScheduled = true;
+  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(flushMetrics, { timeout: 5000 });
+  else window.setTimeout(flushMetrics, 500);
 }
 
 /** The error log, newest first. */
@@ -115,12 +133,14 @@ export function errorLog(): LogEntry[] {
   return read<LogEntry>(ERROR_KEY).reverse();
 }
 
-/** The performance log, newest first. */
+/** The performance log, newest first (metrics not yet written included). */
 export function performanceLog(): PerformanceMetric[] {
+  flushMetrics();
   return read<PerformanceMetric>(PERF_KEY).reverse();
 }
 
 export function clearLogs(): void {
+  pendingMetrics = [];
   storage()?.removeItem(ERROR_KEY);
   storage()?.removeItem(PERF_KEY);
   notify();

@@ -1,9 +1,12 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { DataError, unwrap } from "@/lib/data";
+import { earlyOr } from "@/lib/early";
 import type { Json } from "@/lib/database.types";
 import { getSupabase } from "@/lib/supabase";
-import { openPdf } from "./pdf-open";
-import { renditionOf, type Asset, type AssetVersion, type Person, type ProductSummary, type UsedModule } from "./types";
+import { isUuid, prefetchCurrentPdf, VERSION_COLUMNS, type VersionSummary } from "./early";
+
+export { isUuid, type VersionSummary };
+import { type Asset, type AssetVersion, type Person, type ProductSummary, type UsedModule } from "./types";
 
 interface RpcResult {
   data: unknown;
@@ -31,13 +34,6 @@ export const assetKeys = {
   modules: (versionId: string) => ["asset-version-modules", versionId] as const,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `id` could be an asset id at all (anything else is simply not found). */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
-
 /**
  * The asset, or null when it does not exist or belongs to another
  * organisation (the server shows neither, so the screen cannot tell them
@@ -46,8 +42,12 @@ export function isUuid(id: string): boolean {
 export function useAsset(id: string) {
   return useQuery({
     queryKey: assetKeys.asset(id),
-    queryFn: () => takeEarly<Asset | null>(`asset:${id}`) ?? fetchAsset(id),
+    queryFn: () => earlyOr(`asset:${id}`, () => fetchAsset(id)).then(firstOrNull),
   });
+}
+
+function firstOrNull(rows: Asset | Asset[] | null): Asset | null {
+  return Array.isArray(rows) ? (rows[0] ?? null) : rows;
 }
 
 async function fetchAsset(id: string): Promise<Asset | null> {
@@ -56,20 +56,12 @@ async function fetchAsset(id: string): Promise<Asset | null> {
   return unwrap<Asset | null>(await sb.from("assets").select("*").eq("id", id).maybeSingle());
 }
 
-// Everything the list and the viewers need; the extracted text and the
-// editor JSON are loaded per version when compared or edited.
-const VERSION_COLUMNS =
-  "id, org_id, asset_id, number, kind, content_html, file_bucket, file_path, file_name, mimetype, file_size, sha256, page_count, change_note, submitted_at, created_at, created_by, updated_at";
-
-/** A version without its extracted text and editor JSON. */
-export type VersionSummary = Omit<AssetVersion, "plain_text" | "page_texts" | "content_json">;
-
 /** The versions of an asset, newest first. */
 export function useVersions(assetId: string) {
   return useQuery({
     queryKey: assetKeys.versions(assetId),
     enabled: isUuid(assetId),
-    queryFn: () => takeEarly<VersionSummary[]>(`versions:${assetId}`) ?? fetchVersions(assetId),
+    queryFn: () => earlyOr(`versions:${assetId}`, () => fetchVersions(assetId)),
   });
 }
 
@@ -80,47 +72,6 @@ async function fetchVersions(assetId: string): Promise<VersionSummary[]> {
   );
   prefetchCurrentPdf(rows[0]);
   return rows;
-}
-
-// Loads started when this screen's code arrives for an address
-// /assets/{id}, before the shell has checked the session and rendered the
-// screen: on a cold start that check is most of the wait for page 1. Each
-// is handed to the first query that asks for it, once; the server still
-// decides what the session may read.
-// An early load not taken within EARLY_TTL_MS (the visitor was sent to
-// sign in or pass the gate first) is dropped rather than shown stale.
-const EARLY_TTL_MS = 15_000;
-const early = new Map<string, { promise: Promise<unknown>; at: number }>();
-
-function takeEarly<T>(key: string): Promise<T> | undefined {
-  const e = early.get(key);
-  early.delete(key);
-  if (!e || performance.now() - e.at > EARLY_TTL_MS) return undefined;
-  return e.promise as Promise<T>;
-}
-
-/** Starts loading the asset and its versions named by `pathname`, if it is an asset's address. */
-export function startEarlyLoads(pathname: string): void {
-  const id = /^\/assets\/([^/]+)\/?$/.exec(pathname)?.[1];
-  if (!id || !isUuid(id)) return;
-  const asset = fetchAsset(id);
-  const versions = fetchVersions(id);
-  // Unhandled until a query takes them: keep a failure from being reported twice.
-  asset.catch(() => undefined);
-  versions.catch(() => undefined);
-  const at = performance.now();
-  early.set(`asset:${id}`, { promise: asset, at });
-  early.set(`versions:${id}`, { promise: versions, at });
-}
-
-// The newest version is the one the page shows unless the address asks for
-// another (?v=) or for a comparison: when it is a PDF, start opening it now,
-// while the page renders, rather than once the viewer mounts.
-function prefetchCurrentPdf(newest: VersionSummary | undefined): void {
-  const params = new URLSearchParams(window.location.search);
-  if (!newest || params.has("v") || params.has("compare")) return;
-  if (renditionOf(newest) !== "pdf" || !newest.file_bucket || !newest.file_path) return;
-  openPdf(newest.file_bucket, newest.file_path, newest.file_size).catch(() => undefined);
 }
 
 /** A version's text (plain and per page) and, for authored versions, the editor JSON. */

@@ -1,5 +1,5 @@
 import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Settings2 } from "lucide-react";
-import { useId, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -14,10 +14,9 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { useAuth, useProfile } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
-import { readStoredSession } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { ArchiveDialog, EditDetailsDialog } from "./asset-dialogs";
-import { startEarlyLoads, useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
+import { useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
 import { AuthoredViewer } from "./authored-viewer";
 import { CompareView } from "./compare-view";
 import { ImageViewer } from "./image-viewer";
@@ -28,10 +27,10 @@ import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf, type Asset } from "./types";
 
 // Most assets under MLR review are PDFs: pdf.js and its worker start loading
-// as soon as this screen's code does, alongside the asset queries rather than
-// after them, so the first page shows sooner. Cached after the first asset.
+// as soon as this screen's code does (if the app's boot has not already
+// started them), alongside the asset queries rather than after them, so the
+// first page shows sooner. Cached after the first asset.
 void preparePdf().catch(() => undefined);
-if (readStoredSession()) startEarlyLoads(window.location.pathname);
 performance.mark("asset:code-loaded");
 
 /** Why a new version cannot be added in this state (the server's own words), or null. */
@@ -110,6 +109,23 @@ function AssetDetail({
   const blocked = newVersionBlocked(asset.status);
   const archived = asset.status === "archived";
   const expiry = expiryState(asset.expires_at);
+
+  // Beside a PDF, the side panel is drawn once page 1 is on screen: on a
+  // cold start its first date formatting alone (the browser loading its
+  // locale data) costs the main thread about 100 ms, which page 1 should not
+  // wait for. A PDF that never reports (a failed file) releases it after 1.5 s.
+  const [pdfShown, setPdfShown] = useState(false);
+  const showPanel = useCallback(() => {
+    setPdfShown(true);
+  }, []);
+  const panelReady = pdfShown || compare !== null || !shown || renditionOf(shown) !== "pdf";
+  useEffect(() => {
+    if (panelReady) return;
+    const timer = window.setTimeout(showPanel, 1500);
+    return () => {
+      window.clearTimeout(timer);
+    };
+  }, [panelReady, showPanel]);
 
   const update = (change: (p: URLSearchParams) => void) => {
     const next = new URLSearchParams(params);
@@ -295,7 +311,7 @@ function AssetDetail({
                   </Button>
                 </div>
               ) : null}
-              <VersionViewer key={shown.id} version={shown} title={`${asset.title}, v${shown.number}`} />
+              <VersionViewer key={shown.id} version={shown} title={`${asset.title}, v${shown.number}`} onShown={showPanel} />
             </>
           ) : (
             <EmptyState icon={FileText} title="No versions yet" className="m-6">
@@ -305,6 +321,9 @@ function AssetDetail({
         </Card>
 
         <Card className="min-w-0 gap-0 p-4">
+          {!panelReady ? (
+            <PanelSkeleton />
+          ) : (
           <Tabs value={tab} onValueChange={setTab}>
             <TabsList className="grid w-full grid-cols-3">
               <TabsTrigger value="details">Details</TabsTrigger>
@@ -332,6 +351,7 @@ function AssetDetail({
               <ModulesPanel version={shown} />
             </TabsContent>
           </Tabs>
+          )}
         </Card>
       </div>
 
@@ -378,17 +398,21 @@ function AssetDetail({
 }
 
 /** The viewer the version's rendition needs. */
-function VersionViewer({ version, title }: { version: VersionSummary; title: string }) {
+/** Shows one version; `onShown` is called once a PDF's first page is painted. */
+function VersionViewer({ version, title, onShown }: { version: VersionSummary; title: string; onShown: () => void }) {
   const rendition = renditionOf(version);
   if (rendition === "authored") return <AuthoredViewer html={version.content_html ?? ""} title={title} />;
   if (rendition === "pdf" && version.file_bucket && version.file_path) {
-    return <PdfViewer
+    return (
+      <PdfViewer
         bucket={version.file_bucket}
         path={version.file_path}
         fileSize={version.file_size}
         pageCount={version.page_count}
         title={title}
-      />;
+        onFirstPage={onShown}
+      />
+    );
   }
   if (rendition === "image" && version.file_bucket && version.file_path) {
     return <ImageViewer bucket={version.file_bucket} path={version.file_path} alt={title} />;
@@ -397,6 +421,17 @@ function VersionViewer({ version, title }: { version: VersionSummary; title: str
     <EmptyState icon={FileQuestion} title="This file cannot be shown here" className="m-6">
       {version.file_name ?? "The file"} is stored with the asset but Fairbalance cannot display its type.
     </EmptyState>
+  );
+}
+
+function PanelSkeleton() {
+  return (
+    <div className="grid content-start gap-3" aria-busy="true" aria-label="Loading the details">
+      <Skeleton className="h-9 w-full" />
+      {Array.from({ length: 8 }, (_, i) => (
+        <Skeleton key={i} className="h-5 w-full" />
+      ))}
+    </div>
   );
 }
 

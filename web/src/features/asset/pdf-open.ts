@@ -1,4 +1,5 @@
 import { getConfig } from "@/lib/config";
+import { earlyHeaders } from "@/lib/early";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { preparePdf, type PdfDocument } from "./pdf";
 
@@ -9,6 +10,9 @@ const WHOLE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Headers of an authenticated storage request (the session's token and the anon key). */
 export async function storageHeaders(): Promise<Record<string, string>> {
+  // A fresh stored session needs no supabase-js (which may still be loading on a cold start).
+  const early = earlyHeaders();
+  if (early) return early;
   const [config, sb] = await Promise.all([getConfig(), getSupabase()]);
   const { data } = await sb.auth.getSession();
   const token = data.session?.access_token ?? readStoredSession()?.access_token ?? config.anonKey;

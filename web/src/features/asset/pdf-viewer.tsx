@@ -7,6 +7,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { logMetric } from "@/lib/logger";
 import { stepZoom, type PdfDocument } from "./pdf";
+import { PAGE_PAD, takeFirstPage } from "./first-page";
 import { closePdf, openPdf } from "./pdf-open";
 import { ZoomControls, type Zoom } from "./zoom-controls";
 
@@ -16,7 +17,7 @@ interface Size {
 }
 
 const GAP = 16; // px between pages
-const PAD = 16; // px around the pages
+const PAD = PAGE_PAD;
 
 /**
  * A PDF stored in Fairbalance, shown page by page with pdf.js. The file is
@@ -56,6 +57,7 @@ export function PdfViewer({
   const scroller = useRef<HTMLDivElement>(null);
   const pages = useRef(new Map<number, HTMLDivElement>());
   const firstPainted = useRef(false);
+  const [firstShown, setFirstShown] = useState(false);
   const onFirstPageRef = useRef(onFirstPage);
   useEffect(() => {
     onFirstPageRef.current = onFirstPage;
@@ -192,6 +194,7 @@ export function PdfViewer({
   };
 
   const painted = useCallback((n: number) => {
+    setFirstShown(true);
     if (n === 1 && !firstPainted.current) {
       firstPainted.current = true;
       performance.mark("asset:first-page-painted");
@@ -223,10 +226,11 @@ export function PdfViewer({
     );
   }
 
-  // Pages in view, and one either side, are drawn.
+  // Pages in view, and one either side, are drawn; the neighbours only once
+  // a first page is on screen, so they do not delay it.
   const active = new Set<number>();
   for (const n of visible) {
-    for (const m of [n - 1, n, n + 1]) if (m >= 1 && m <= numPages) active.add(m);
+    for (const m of firstShown ? [n - 1, n, n + 1] : [n]) if (m >= 1 && m <= numPages) active.add(m);
   }
 
   return (
@@ -367,6 +371,21 @@ function PdfPage({
       const page = await doc.getPage(number);
       if (stopped()) return;
       const unit = page.getViewport({ scale: 1 });
+      const ahead = number === 1 ? takeFirstPage(doc, scale) : null;
+      if (ahead) {
+        const canvas = await ahead.catch(() => null);
+        if (stopped()) return;
+        if (canvas) {
+          canvas.className = "block size-full";
+          canvas.setAttribute("role", "img");
+          canvas.setAttribute("aria-label", `Page ${number} of ${total}`);
+          el.replaceChildren(canvas);
+          setNatural((s) => (s.w === unit.width && s.h === unit.height ? s : { w: unit.width, h: unit.height }));
+          setRendered(true);
+          onPainted(number);
+          return;
+        }
+      }
       const dpr = window.devicePixelRatio || 1;
       const viewport = page.getViewport({ scale: scale * dpr });
       // Drawn off-screen and swapped in, so zooming never flashes blank.

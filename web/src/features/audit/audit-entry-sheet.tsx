@@ -10,7 +10,7 @@ import { cn } from "@/lib/utils";
 import { type AuditEntry, type AuditMember, fetchEntryDetail } from "./api";
 import { cellText, diffRows } from "./diff";
 import { actionVariant } from "./filters";
-import { formatLocalDateTime, formatUtc } from "./format";
+import { formatLocalDateTime, formatUtc } from "@/lib/format-time";
 import { ActorName } from "./actor";
 
 /**

@@ -5,7 +5,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { AuditEntry, AuditMember } from "./api";
 import { ActorName } from "./actor";
 import { actionVariant, metaSummary, shortId } from "./filters";
-import { formatLocalDateTime, formatUtc, localDateAndTime } from "./format";
+import { formatLocalDateTime, formatUtc, localDateAndTime } from "@/lib/format-time";
 
 interface ListProps {
   entries: AuditEntry[];

@@ -9,7 +9,7 @@ import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
 import { type AuditMember, fetchLastVerification, verifyChain } from "./api";
 import { actorLabel } from "./actors";
-import { formatLocalDateTime, formatRelative, formatUtc } from "./format";
+import { formatLocalDateTime, formatRelative, formatUtc } from "@/lib/format-time";
 import { LAST_VERIFICATION_KEY, verificationHeadline } from "./verification";
 
 /**
