@@ -5,6 +5,8 @@ import { createRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { installGlobalLogging, logMetric, mayAuditClientError } from "@/lib/logger";
+import { freshStoredSession } from "@/lib/early";
+import { afterFirstScreen } from "@/lib/idle";
 import { applySafeModeQuery } from "@/lib/safe-mode";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
@@ -41,10 +43,14 @@ installGlobalLogging((entry) => {
 
 // A visitor with a session goes straight to a screen of the shell: fetch
 // its chunks now rather than after the guard has checked the session.
-// The session check needs supabase-js (the instance config is in the page): start loading it now too.
+// The session check needs supabase-js (the instance config is in the page).
 if (readStoredSession()) {
   preloadFirstScreen(window.location.pathname);
-  void getSupabase().catch(() => undefined);
+  const load = () => void getSupabase().catch(() => undefined);
+  // A fresh session is taken as stored, and the first screen's data comes
+  // from the boot script: supabase-js then loads once that screen is up.
+  if (freshStoredSession()) afterFirstScreen(load, 3000);
+  else load();
 }
 
 const router = createBrowserRouter(routes);

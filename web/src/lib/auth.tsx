@@ -1,8 +1,9 @@
 import type { Session, User } from "@supabase/supabase-js";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, use, useEffect, useMemo, useState, type ReactNode } from "react";
+import { createContext, use, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { getConfig } from "./config";
 import { earlyOr, freshStoredSession, PROFILE_COLUMNS, profileLoad } from "./early";
+import { afterFirstScreen } from "./idle";
 import { logEvent } from "./logger";
 import { previewRequested, readImpersonation } from "./modes";
 import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
@@ -94,6 +95,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     return { status: needsClient ? "loading" : "signed-out", session: null, user: null, preview: false, error: null };
   });
   const queryClient = useQueryClient();
+  const startedSignedIn = useRef(state.status === "signed-in");
 
   useEffect(() => {
     let cancelled = false;
@@ -162,17 +164,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       );
     }
 
-    start().catch((error: unknown) => {
-      if (cancelled) return;
-      setState((s) => ({
-        ...s,
-        status: "signed-out",
-        error: error instanceof Error ? error : new Error(String(error)),
-      }));
-    });
+    const run = () => {
+      start().catch((error: unknown) => {
+        if (cancelled) return;
+        setState((s) => ({
+          ...s,
+          status: "signed-out",
+          error: error instanceof Error ? error : new Error(String(error)),
+        }));
+      });
+    };
+    // A stored session taken at start is confirmed once the first screen is
+    // up (3 s at most): supabase-js is large, and the token stays valid for a
+    // minute at least, so it need not compete with that screen.
+    let cancelRun: (() => void) | undefined;
+    if (startedSignedIn.current) cancelRun = afterFirstScreen(run, 3000);
+    else run();
 
     return () => {
       cancelled = true;
+      cancelRun?.();
       attach();
       unsubscribe?.();
     };

@@ -4,6 +4,8 @@
  * reload. Nothing here throws: logging must never break the app.
  */
 
+import { whenIdle } from "./idle";
+
 export type LogLevel = "error" | "warning" | "info";
 
 export interface LogEntry {
@@ -124,8 +126,7 @@ export function logMetric(name: string, value: number, context?: Record<string, 
   pendingMetrics.push({ name, value, timestamp: new Date().toISOString(), context });
   if (flushScheduled) return;
   flushScheduled = true;
-  if (typeof window.requestIdleCallback === "function") window.requestIdleCallback(flushMetrics, { timeout: 5000 });
-  else window.setTimeout(flushMetrics, 500);
+  whenIdle(flushMetrics, 5000);
 }
 
 /** The error log, newest first. */

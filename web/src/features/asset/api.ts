@@ -148,10 +148,11 @@ export function useInsertableModules(enabled: boolean) {
 export function useProducts() {
   return useQuery({
     queryKey: ["products", "summary"],
-    queryFn: async (): Promise<ProductSummary[]> => {
-      const sb = await getSupabase();
-      return unwrap<ProductSummary[]>(await sb.from("products").select("id, brand_name, established_name").order("brand_name"));
-    },
+    queryFn: () =>
+      earlyOr("products:summary", async (): Promise<ProductSummary[]> => {
+        const sb = await getSupabase();
+        return unwrap<ProductSummary[]>(await sb.from("products").select("id, brand_name, established_name").order("brand_name"));
+      }),
   });
 }
 
@@ -159,10 +160,11 @@ export function useProducts() {
 export function usePeople() {
   return useQuery({
     queryKey: ["members", "people"],
-    queryFn: async (): Promise<Person[]> => {
-      const sb = await getSupabase();
-      return unwrap<Person[]>(await sb.from("members").select("id, full_name, email").order("full_name"));
-    },
+    queryFn: () =>
+      earlyOr("members:people", async (): Promise<Person[]> => {
+        const sb = await getSupabase();
+        return unwrap<Person[]>(await sb.from("members").select("id, full_name, email").order("full_name"));
+      }),
   });
 }
 

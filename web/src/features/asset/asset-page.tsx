@@ -14,6 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { useAuth, useProfile } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
+import { firstScreenShown } from "@/lib/idle";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { ArchiveDialog, EditDetailsDialog } from "./asset-dialogs";
 import { useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
@@ -117,6 +118,7 @@ function AssetDetail({
   const [pdfShown, setPdfShown] = useState(false);
   const showPanel = useCallback(() => {
     setPdfShown(true);
+    firstScreenShown();
   }, []);
   const panelReady = pdfShown || compare !== null || !shown || renditionOf(shown) !== "pdf";
   useEffect(() => {

@@ -24,8 +24,10 @@ export const VERSION_COLUMNS =
 /** A version without its extracted text and editor JSON. */
 export type VersionSummary = Omit<AssetVersion, "plain_text" | "page_texts" | "content_json">;
 
-/** The REST paths of an asset and of its versions (newest first). */
+/** The REST paths of an asset, of its versions (newest first), and of the product and member names the page shows. */
 export const assetPaths = {
+  products: "/rest/v1/products?select=id,brand_name,established_name&order=brand_name.asc",
+  people: "/rest/v1/members?select=id,full_name,email&order=full_name.asc",
   asset: (id: string) => `/rest/v1/assets?select=*&id=eq.${id}`,
   versions: (id: string) =>
     `/rest/v1/asset_versions?select=${encodeURIComponent(VERSION_COLUMNS.replaceAll(" ", ""))}&asset_id=eq.${id}&order=number.desc`,
@@ -53,6 +55,8 @@ export function startAssetEarlyLoads(pathname: string, search: string): void {
   const id = /^\/assets\/([^/]+)\/?$/.exec(pathname)?.[1];
   if (!id || !isUuid(id)) return;
   if (!startEarly(`asset:${id}`, assetPaths.asset(id))) return;
+  void startEarly("products:summary", assetPaths.products);
+  void startEarly("members:people", assetPaths.people);
   // Most assets under MLR review are PDFs: the worker (about 1 MB) compiles on its own thread meanwhile.
   void preparePdf().catch(() => undefined);
   startEarly<VersionSummary[]>(`versions:${id}`, assetPaths.versions(id))
