@@ -3,7 +3,7 @@ import { Suspense, useEffect } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { useAuth } from "@/lib/auth";
-import { getConfig } from "@/lib/config";
+import { embeddedConfig, getConfig } from "@/lib/config";
 import { decideGuard, UNCHECKED_PATHS } from "@/lib/guard";
 import { safeModeActive } from "@/lib/safe-mode";
 import { GATE_REQUIRED_EVENT } from "@/lib/supabase";
@@ -21,7 +21,14 @@ export function RouteGuard() {
   const location = useLocation();
   const navigate = useNavigate();
   const unchecked = UNCHECKED_PATHS.some((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
-  const config = useQuery({ queryKey: CONFIG_QUERY_KEY, queryFn: getConfig, enabled: !unchecked, staleTime: 60_000 });
+  const config = useQuery({
+    queryKey: CONFIG_QUERY_KEY,
+    queryFn: getConfig,
+    enabled: !unchecked,
+    staleTime: 60_000,
+    // The page carries the configuration: the first render need not wait for it.
+    initialData: () => embeddedConfig() ?? undefined,
+  });
 
   useEffect(() => {
     const onGate = () => {
