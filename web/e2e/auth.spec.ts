@@ -425,13 +425,27 @@ test.describe("sign-out", () => {
       { name: "gate_verified", value: "v1.x.y.z", domain: host, path: "/", httpOnly: true },
     ]);
 
+    // Timed in the page, frame by frame: the test's own polling could notice
+    // 'Signed Out' up to a second late.
+    await page.addInitScript(() => {
+      const w = window as unknown as { signedOutShown?: number; loginShown?: number };
+      const watch = () => {
+        const heading = [...document.querySelectorAll("h1, h2")].some((h) => h.textContent.trim() === "Signed Out");
+        if (heading) w.signedOutShown ??= performance.now();
+        if (w.signedOutShown !== undefined && window.location.pathname === "/login") w.loginShown ??= performance.now();
+        if (w.loginShown === undefined) requestAnimationFrame(watch);
+      };
+      requestAnimationFrame(watch);
+    });
     await page.goto("/logout");
     await expect(page.getByRole("heading", { name: "Signed Out" })).toBeVisible();
-    const shown = Date.now();
     await page.waitForURL(/\/login$/, { timeout: 5000 });
-    const waited = Date.now() - shown;
-    expect(waited).toBeGreaterThan(1200);
-    expect(waited).toBeLessThan(3500);
+    const waited = await page.evaluate(() => {
+      const w = window as unknown as { signedOutShown?: number; loginShown?: number };
+      return (w.loginShown ?? Number.NaN) - (w.signedOutShown ?? Number.NaN);
+    });
+    expect(waited).toBeGreaterThan(1900);
+    expect(waited).toBeLessThan(3000);
 
     expect(await page.evaluate(() => window.localStorage.getItem("fairbalance.auth"))).toBeNull();
     const names = (await context.cookies()).map((c) => c.name);
