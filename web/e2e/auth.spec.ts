@@ -393,7 +393,8 @@ test.describe("password recovery", () => {
     await expect(page.getByRole("heading", { name: "Password Updated" })).toBeVisible();
     await page.waitForURL(/\/login$/, { timeout: 5000 });
     const waited = await redirectDelay(page);
-    expect(waited).toBeGreaterThan(1900);
+    // About 2 s: the app counts from when the message is rendered; a loaded machine paints it a little later.
+    expect(waited).toBeGreaterThan(1500);
     expect(waited).toBeLessThan(3000);
     expect(await page.evaluate(() => window.localStorage.getItem("fairbalance.auth"))).toBeNull();
 
@@ -454,7 +455,8 @@ test.describe("sign-out", () => {
     await expect(page.getByRole("heading", { name: "Signed Out" })).toBeVisible();
     await page.waitForURL(/\/login$/, { timeout: 5000 });
     const waited = await redirectDelay(page);
-    expect(waited).toBeGreaterThan(1900);
+    // About 2 s: the app counts from when the message is rendered; a loaded machine paints it a little later.
+    expect(waited).toBeGreaterThan(1500);
     expect(waited).toBeLessThan(3000);
 
     expect(await page.evaluate(() => window.localStorage.getItem("fairbalance.auth"))).toBeNull();
