@@ -35,6 +35,10 @@ func (a *API) spa() http.Handler {
 	}
 	files := http.FileServerFS(a.ui)
 	gz := &gzipCache{}
+	// Compressed ahead, in the background: otherwise the first visitor after
+	// a start waits while each script is compressed (about a second for the
+	// whole build on a small machine).
+	go gz.warm(a.ui)
 	index, _ := fs.ReadFile(a.ui, "index.html")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -100,31 +104,14 @@ func (c *gzipCache) serve(w http.ResponseWriter, r *http.Request, fsys fs.FS, p 
 	if !acceptsGzip(r) {
 		return false
 	}
-	ctype := mime.TypeByExtension(path.Ext(p))
-	if !strings.HasPrefix(ctype, "text/") && !strings.Contains(ctype, "javascript") && !strings.Contains(ctype, "json") && !strings.Contains(ctype, "svg") {
+	if !compressible(p) {
 		return false
 	}
-	v, ok := c.files.Load(p)
-	if !ok {
-		raw, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return false
-		}
-		var buf bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-		_, _ = zw.Write(raw)
-		_ = zw.Close()
-		var body []byte
-		if buf.Len() < len(raw) {
-			body = buf.Bytes()
-		}
-		v, _ = c.files.LoadOrStore(p, body)
-	}
-	body, _ := v.([]byte)
+	body := c.load(fsys, p)
 	if body == nil {
 		return false
 	}
-	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(p)))
 	w.Header().Set("Content-Encoding", "gzip")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
@@ -132,6 +119,46 @@ func (c *gzipCache) serve(w http.ResponseWriter, r *http.Request, fsys fs.FS, p 
 		_, _ = w.Write(body)
 	}
 	return true
+}
+
+// compressible reports whether files named like p are worth compressing (text).
+func compressible(p string) bool {
+	ctype := mime.TypeByExtension(path.Ext(p))
+	return strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") || strings.Contains(ctype, "json") || strings.Contains(ctype, "svg")
+}
+
+// load returns the compressed copy of p, compressing it on first use; nil
+// when p cannot be read or does not shrink.
+func (c *gzipCache) load(fsys fs.FS, p string) []byte {
+	if v, ok := c.files.Load(p); ok {
+		body, _ := v.([]byte)
+		return body
+	}
+	raw, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = zw.Write(raw)
+	_ = zw.Close()
+	var body []byte
+	if buf.Len() < len(raw) {
+		body = buf.Bytes()
+	}
+	v, _ := c.files.LoadOrStore(p, body)
+	body, _ = v.([]byte)
+	return body
+}
+
+// warm compresses every text file under _app/ of fsys, one at a time.
+func (c *gzipCache) warm(fsys fs.FS) {
+	_ = fs.WalkDir(fsys, strings.TrimSuffix(appDir, "/"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && compressible(p) {
+			c.load(fsys, p)
+		}
+		return nil
+	})
 }
 
 func acceptsGzip(r *http.Request) bool {

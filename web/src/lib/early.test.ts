@@ -69,8 +69,11 @@ describe("early loads", () => {
     const [url, init] = fetchMock.mock.calls[0] ?? [];
     expect(url).toBe("/rest/v1/profiles_v2?id=eq.user-1");
     expect(init?.headers).toMatchObject({ apikey: "anon-1", Authorization: "Bearer token-1", Accept: "application/json" });
+    expect(init?.priority).toBe("high");
     await expect(takeEarly("profile:user-1")).resolves.toEqual([{ id: "p1" }]);
     expect(takeEarly("profile:user-1")).toBeUndefined();
+    void startEarly("members:people", "/rest/v1/members", { priority: "low" });
+    expect(fetchMock.mock.calls[1]?.[1]?.priority).toBe("low");
   });
 
   it("fall back to the usual request when the early one failed, and are dropped when stale", async () => {
@@ -91,7 +94,7 @@ describe("early loads", () => {
   it("read a file as bytes", async () => {
     storeSession(3600);
     vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(new Response(new Uint8Array([37, 80, 68, 70]))));
-    const bytes = await startEarly<Uint8Array>("file", "/storage/v1/object/authenticated/b/p.pdf", "bytes");
+    const bytes = await startEarly<Uint8Array>("file", "/storage/v1/object/authenticated/b/p.pdf", { as: "bytes" });
     expect(Array.from(bytes ?? [])).toEqual([37, 80, 68, 70]);
   });
 });

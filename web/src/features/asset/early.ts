@@ -1,4 +1,4 @@
-import { startEarly } from "@/lib/early";
+import { earlyHeaders, startEarly } from "@/lib/early";
 import { drawFirstPage } from "./first-page";
 import { openPdf } from "./pdf-open";
 import { preparePdf } from "./pdf";
@@ -54,11 +54,15 @@ export function prefetchCurrentPdf(newest: VersionSummary | undefined, search: s
 export function startAssetEarlyLoads(pathname: string, search: string): void {
   const id = /^\/assets\/([^/]+)\/?$/.exec(pathname)?.[1];
   if (!id || !isUuid(id)) return;
-  if (!startEarly(`asset:${id}`, assetPaths.asset(id))) return;
-  void startEarly("products:summary", assetPaths.products);
-  void startEarly("members:people", assetPaths.people);
-  // Most assets under MLR review are PDFs: the worker (about 1 MB) compiles on its own thread meanwhile.
+  if (!earlyHeaders()) return;
+  // Most assets under MLR review are PDFs: the worker's script (about 1 MB)
+  // is the longest part of opening one, so it starts first and downloads and
+  // compiles on its own thread meanwhile.
   void preparePdf().catch(() => undefined);
+  void startEarly(`asset:${id}`, assetPaths.asset(id));
+  // Names for the side panel, which renders after page 1.
+  void startEarly("products:summary", assetPaths.products, { priority: "low" });
+  void startEarly("members:people", assetPaths.people, { priority: "low" });
   startEarly<VersionSummary[]>(`versions:${id}`, assetPaths.versions(id))
     ?.then((rows) => {
       prefetchCurrentPdf(rows[0], search);

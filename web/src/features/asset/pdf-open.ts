@@ -50,9 +50,11 @@ export function openPdf(bucket: string, path: string, fileSize: number | null | 
     performance.mark("pdf:open");
     const url = objectUrl(bucket, path);
     const headers = await storageHeaders();
+    // High priority: on a first visit dozens of script chunks queue for the
+    // browser's six connections, and page 1 waits for this file more than for them.
     const whole =
       fileSize != null && fileSize <= WHOLE_FILE_BYTES
-        ? fetch(url, { headers }).then(async (r) => {
+        ? fetch(url, { headers, priority: "high" }).then(async (r) => {
             if (!r.ok) throw Object.assign(new Error(`HTTP ${r.status}`), { name: "ResponseException" });
             const bytes = new Uint8Array(await r.arrayBuffer());
             performance.mark("pdf:bytes");

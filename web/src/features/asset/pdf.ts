@@ -1,4 +1,7 @@
 import type * as PdfJs from "pdfjs-dist";
+// Only the worker's address (a string) is bundled here, so the boot script
+// can start the worker without first fetching a chunk to learn it.
+import workerSrc from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 
 export type PdfJsModule = typeof PdfJs;
 export type PdfDocument = PdfJs.PDFDocumentProxy;
@@ -13,9 +16,9 @@ let worker: Promise<PdfJs.PDFWorker> | undefined;
  * A failed load is not cached.
  */
 export function loadPdfJs(): Promise<PdfJsModule> {
-  loading ??= Promise.all([import("pdfjs-dist"), import("pdfjs-dist/build/pdf.worker.min.mjs?url")]).then(
-    ([pdfjs, worker]) => {
-      pdfjs.GlobalWorkerOptions.workerSrc = worker.default;
+  loading ??= import("pdfjs-dist").then(
+    (pdfjs) => {
+      pdfjs.GlobalWorkerOptions.workerSrc = workerSrc;
       return pdfjs;
     },
     (error: unknown) => {
@@ -34,11 +37,11 @@ export function loadPdfJs(): Promise<PdfJsModule> {
  * version is known.
  */
 export function preparePdf(): Promise<{ pdfjs: PdfJsModule; worker: PdfJs.PDFWorker }> {
-  // The worker thread is started from its URL straight away (its chunk is
-  // a few bytes), so it boots while pdf.js itself is still loading.
-  worker ??= import("pdfjs-dist/build/pdf.worker.min.mjs?url")
-    .then(({ default: src }) => {
-      const port = new Worker(src, { type: "module" });
+  // The worker thread starts straight away, so its script downloads and
+  // compiles while pdf.js itself is still loading.
+  worker ??= Promise.resolve()
+    .then(() => {
+      const port = new Worker(workerSrc, { type: "module" });
       return loadPdfJs().then((pdfjs) => {
         const w = pdfjs.PDFWorker.create({ port });
         void w.promise.then(
