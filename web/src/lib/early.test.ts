@@ -72,7 +72,7 @@ describe("early loads", () => {
     expect(init?.priority).toBe("high");
     await expect(takeEarly("profile:user-1")).resolves.toEqual([{ id: "p1" }]);
     expect(takeEarly("profile:user-1")).toBeUndefined();
-    void startEarly("members:people", "/rest/v1/members", { priority: "low" });
+    void startEarly("members:people", "/rest/v1/members", "low");
     expect(fetchMock.mock.calls[1]?.[1]?.priority).toBe("low");
   });
 
@@ -89,12 +89,5 @@ describe("early loads", () => {
     void startEarly("asset:b", "/rest/v1/assets?id=eq.b");
     now.mockReturnValue(1_000 + 16_000);
     expect(takeEarly("asset:b")).toBeUndefined();
-  });
-
-  it("read a file as bytes", async () => {
-    storeSession(3600);
-    vi.stubGlobal("fetch", vi.fn<typeof fetch>().mockResolvedValue(new Response(new Uint8Array([37, 80, 68, 70]))));
-    const bytes = await startEarly<Uint8Array>("file", "/storage/v1/object/authenticated/b/p.pdf", { as: "bytes" });
-    expect(Array.from(bytes ?? [])).toEqual([37, 80, 68, 70]);
   });
 });

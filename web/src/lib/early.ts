@@ -46,30 +46,22 @@ export class EarlyLoadError extends Error {
   }
 }
 
-/** How an early load reads its answer, and how urgent it is against the page's own scripts. */
-export interface EarlyOptions {
-  /** The parsed JSON (default), or the raw bytes. */
-  as?: "json" | "bytes";
-  /**
-   * The request's fetch priority (default "high"). Over HTTP/1.1 the browser
-   * has six connections per host and a cold start queues dozens of script
-   * chunks on them: what the first screen waits for goes first, what it
-   * shows later ("low") goes after the scripts.
-   */
-  priority?: RequestPriority;
-}
-
 /**
  * Starts GET `path` (same origin) as the stored session and keeps its
- * parsed answer under `key`. Returns the load, or null when there is no
- * fresh session (nothing started).
+ * parsed JSON answer under `key`. Returns the load, or null when there is
+ * no fresh session (nothing started).
+ *
+ * `priority` is the request's fetch priority: over HTTP/1.1 the browser has
+ * six connections per host and a cold start queues dozens of script chunks
+ * on them, so what the first screen waits for goes first ("high", the
+ * default) and what it shows later ("low") goes after the scripts.
  */
-export function startEarly<T>(key: string, path: string, { as = "json", priority = "high" }: EarlyOptions = {}): Promise<T> | null {
+export function startEarly<T>(key: string, path: string, priority: RequestPriority = "high"): Promise<T> | null {
   const headers = earlyHeaders();
   if (!headers) return null;
-  const promise = fetch(path, { priority, headers: as === "json" ? { ...headers, Accept: "application/json" } : headers }).then(async (res) => {
+  const promise = fetch(path, { priority, headers: { ...headers, Accept: "application/json" } }).then(async (res) => {
     if (!res.ok) throw new EarlyLoadError(res.status);
-    return (as === "json" ? await res.json() : new Uint8Array(await res.arrayBuffer())) as T;
+    return (await res.json()) as T;
   });
   // Unhandled until taken: a failure is reported by the query that retries it, not here.
   promise.catch(() => undefined);

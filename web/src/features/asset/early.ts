@@ -61,8 +61,8 @@ export function startAssetEarlyLoads(pathname: string, search: string): void {
   void preparePdf().catch(() => undefined);
   void startEarly(`asset:${id}`, assetPaths.asset(id));
   // Names for the side panel, which renders after page 1.
-  void startEarly("products:summary", assetPaths.products, { priority: "low" });
-  void startEarly("members:people", assetPaths.people, { priority: "low" });
+  void startEarly("products:summary", assetPaths.products, "low");
+  void startEarly("members:people", assetPaths.people, "low");
   startEarly<VersionSummary[]>(`versions:${id}`, assetPaths.versions(id))
     ?.then((rows) => {
       prefetchCurrentPdf(rows[0], search);
