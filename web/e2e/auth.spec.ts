@@ -138,6 +138,12 @@ function watchRedirect({ heading, path }: { heading: string; path: string }): vo
 
 /** Milliseconds from the watched heading's first frame to the watched address (NaN if either was not seen). */
 async function redirectDelay(page: Page): Promise<number> {
+  // The watcher notes the address on its next frame, which may come after the navigation the test waited for.
+  await page
+    .waitForFunction(() => (JSON.parse(window.sessionStorage.getItem("e2e.redirect") ?? "{}") as { pathShown?: number }).pathShown !== undefined, null, {
+      timeout: 5000,
+    })
+    .catch(() => undefined);
   return page.evaluate(() => {
     const t = JSON.parse(window.sessionStorage.getItem("e2e.redirect") ?? "{}") as { headingShown?: number; pathShown?: number };
     return (t.pathShown ?? Number.NaN) - (t.headingShown ?? Number.NaN);
