@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./e2e/support/chromium";
 
 // End-to-end tests drive the real binary (bin/fairbalance, built with the
 // app embedded) in Debian's Chromium. Each worker starts its own server on a
@@ -17,15 +18,8 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
     },
     viewport: { width: 1440, height: 900 },
     trace: "retain-on-failure",

@@ -1,27 +1,47 @@
 import { accessToken, createFileAsset } from "./support/content-api";
-import { expect, signInFast, test } from "./support/fixtures";
+import { BareChromium } from "./support/bare-chromium";
+import { expect, passwordSession, signInFast, storedSessionScript, test, type Arrange } from "./support/fixtures";
+import type { Server } from "./support/server";
 import { fillerPages, samplePdf } from "./support/sample-pdf";
 
 // Figure (issue 5): the first page of a 100-page PDF is visible in the
 // browser within 1.5 s on localhost. Measured from the navigation's start
-// (performance.timeOrigin) to the moment page 1's canvas is painted (the
-// viewer's "asset:first-page-painted" mark), in a fresh browser context
-// (cold HTTP cache: app, pdf.js and its worker are all fetched) and again
-// after a reload (warm cache). Beside it, for context: the shell's first
-// contentful paint, and the part that is Asset detail's own (from its code
-// loading to page 1 painted). A benchmark, so it runs only when asked:
+// (performance.timeOrigin) to the viewer's "asset:first-page-shown" mark,
+// set once the browser has rendered the frame that has page 1's canvas in
+// it (an animation-frame callback posts a task, which runs after that
+// rendering):
+// - cold: a first visit in a fresh browser context (empty HTTP cache: the
+//   app, pdf.js and its worker are all fetched and compiled). Timed in
+//   Chromium driven directly over the DevTools pipe (support/bare-chromium),
+//   as a user's browser runs; Playwright's own per-request bookkeeping costs
+//   a cold start on a 2-core machine a few hundred milliseconds of CPU, so
+//   the same visit under Playwright is reported beside it, bounded only
+//   against regressions;
+// - warm: a reload of that page;
+// - in-app: the app open on the Hub, the asset opened from its row.
+// A benchmark, so it runs only when asked, on an otherwise idle machine (it
+// is CPU-bound; a busy machine multiplies it):
 //   E2E_PERF=1 E2E_WEB_DIR=… FAIRBALANCE_BIN=… E2E_WORKERS=1 npx playwright test e2e/asset-perf.spec.ts
-// on an otherwise idle machine (it is CPU-bound; a busy machine multiplies it).
 
 const RUNS = Number(process.env.E2E_PERF_RUNS ?? 5);
 const BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_BUDGET_MS ?? 1500);
-// A first visit with an empty cache compiles and runs the whole app, pdf.js
-// and its worker first; on this project's 2-core reference machine both
-// cores are then busy (the renderer's main thread about 1.5 s, the pdf.js
-// worker's start about 0.6–0.9 s) on the way to page 1, so the 1.5 s target
-// is not met there (1.6–1.7 s measured idle) and this bound only catches
-// regressions.
-const COLD_BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_COLD_BUDGET_MS ?? 2200);
+const PLAYWRIGHT_COLD_BOUND_MS = Number(process.env.ASSET_FIRST_PAGE_PLAYWRIGHT_COLD_MS ?? 2200);
+
+const SHOWN = `performance.getEntriesByName("asset:first-page-shown").length > 0`;
+const TIMES = `(() => {
+  const at = (n) => Math.round(performance.getEntriesByName(n)[0]?.startTime ?? -1);
+  return { shown: at("asset:first-page-shown"), painted: at("asset:first-page-painted"), code: at("asset:code-loaded"), fcp: at("first-contentful-paint"),
+    worker: at("pdf:worker-up"), document: at("pdf:document") };
+})()`;
+
+interface Times {
+  shown: number;
+  painted: number;
+  code: number;
+  fcp: number;
+  worker: number;
+  document: number;
+}
 
 test.skip(!process.env.E2E_PERF, "benchmark: set E2E_PERF=1 to run");
 
@@ -31,55 +51,78 @@ function median(values: number[]): number {
   return s.length % 2 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 }
 
-test("first page of a 100-page PDF is painted within 1.5 s of navigation", async ({ arrange, browser, server }, testInfo) => {
-  test.setTimeout(240_000);
+/** A marketer and an asset whose current version is a 100-page PDF. */
+async function hundredPageAsset(arrange: Arrange, server: Server) {
   const { orgId } = await arrange.workspace();
   const marketer = await arrange.member({ role: "marketer", orgId });
   const token = await accessToken(server, marketer);
   const pdf = samplePdf(fillerPages(100), { title: "Performance sample" });
   const asset = await createFileAsset(server, token, { title: "Hundred-page PDF", bytes: pdf, fileName: "hundred-pages.pdf" });
+  return { marketer, asset, bytes: pdf.length };
+}
 
-  const cold: number[] = [];
+// First in the file, so Playwright's own browser is not running yet beside it.
+test("first visit: page 1 of a 100-page PDF is on screen within 1.5 s of navigation", async ({ arrange, server }, testInfo) => {
+  test.setTimeout(300_000);
+  const { marketer, asset, bytes } = await hundredPageAsset(arrange, server);
+  const cold: Times[] = [];
+  const bare = BareChromium.launch();
+  try {
+    // The browser is already running when a user follows a link: one visit
+    // to the sign-in page first, in a context of its own (contexts share no
+    // cache), so the runs below do not also pay for the browser's own start.
+    const warmUp = await bare.newPage({ width: 1440, height: 900 });
+    await warmUp.goto(`${server.url}/login`);
+    await warmUp.waitFor(`document.querySelector("input[type=email]")`);
+    await warmUp.close();
+    const initScript = storedSessionScript(await passwordSession(server, marketer));
+    for (let i = 0; i < RUNS; i++) {
+      const page = await bare.newPage({ width: 1440, height: 900, initScript });
+      await page.goto(`${server.url}/assets/${asset.id}`);
+      await page.waitFor(SHOWN);
+      const t = await page.evaluate<Times>(TIMES);
+      expect(t.shown).toBeGreaterThan(0);
+      cold.push(t);
+      await page.close();
+    }
+  } finally {
+    await bare.close();
+  }
+  const shown = cold.map((t) => t.shown);
+  const summary = [
+    `first page of a 100-page PDF (${bytes} bytes), first visit, navigation → page 1 on screen:`,
+    `median ${median(shown)} ms [${shown.join(", ")}]`,
+    `(page 1 drawn and put in the page: median ${median(cold.map((t) => t.painted))} ms;`,
+    `Asset detail's code loaded: median ${median(cold.map((t) => t.code))} ms;`,
+    `pdf.js worker up: median ${median(cold.map((t) => t.worker))} ms; PDF open: median ${median(cold.map((t) => t.document))} ms;`,
+    `shell first contentful paint: median ${median(cold.map((t) => t.fcp))} ms)`,
+  ].join(" ");
+  console.log(summary);
+  testInfo.annotations.push({ type: "figure", description: summary });
+  expect(median(shown)).toBeLessThanOrEqual(BUDGET_MS);
+});
+
+test("reload and opening from the Hub: page 1 within 1.5 s; the first visit under Playwright", async ({ arrange, browser, server }, testInfo) => {
+  test.setTimeout(300_000);
+  const { marketer, asset } = await hundredPageAsset(arrange, server);
+  const instrumented: number[] = [];
   const warm: number[] = [];
-  const own: number[] = [];
-  const fcp: number[] = [];
-  const cpu: number[] = [];
   const inApp: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send("Performance.enable");
     await signInFast(page, server, marketer);
-    for (const bucket of [cold, warm]) {
-      if (bucket === cold) await page.goto(`/assets/${asset.id}`);
+    for (const bucket of [instrumented, warm]) {
+      if (bucket === instrumented) await page.goto(`/assets/${asset.id}`);
       else await page.reload();
       // A light probe (no locator polling, which costs the page CPU while it loads).
-      await page.waitForFunction(() => performance.getEntriesByName("asset:first-page-painted").length > 0, null, {
+      await page.waitForFunction(() => performance.getEntriesByName("asset:first-page-shown").length > 0, null, {
         polling: 250,
         timeout: 30_000,
       });
-      const t = await page.evaluate(() => ({
-        painted: performance.getEntriesByName("asset:first-page-painted")[0]?.startTime ?? -1,
-        code: performance.getEntriesByName("asset:code-loaded")[0]?.startTime ?? -1,
-        fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1,
-      }));
-      expect(t.painted).toBeGreaterThan(0);
-      bucket.push(Math.round(t.painted));
-      if (bucket === cold) {
-        own.push(Math.round(t.painted - t.code));
-        fcp.push(Math.round(t.fcp));
-        // Main-thread CPU time of the renderer up to now: what a busy machine cannot inflate as much as wall time.
-        const { metrics } = await cdp.send("Performance.getMetrics");
-        cpu.push(Math.round((metrics.find((m) => m.name === "TaskDuration")?.value ?? 0) * 1000));
-        const marks = await page.evaluate(() =>
-          performance
-            .getEntriesByType("mark")
-            .map((m) => `${m.name} ${Math.round(m.startTime)}`)
-            .join(", "),
-        );
-        console.log(`run ${i + 1}: ${marks}`);
-      }
+      const t = await page.evaluate<Times>(TIMES);
+      expect(t.shown).toBeGreaterThan(0);
+      bucket.push(t.shown);
     }
     await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 100");
     // The everyday path: the app is open on the Hub and the asset is opened from its row.
@@ -88,17 +131,17 @@ test("first page of a 100-page PDF is painted within 1.5 s of navigation", async
     await row.waitFor();
     const before = await page.evaluate(() => {
       performance.mark("perf:open-from-hub");
-      return performance.getEntriesByName("asset:first-page-painted").length;
+      return performance.getEntriesByName("asset:first-page-shown").length;
     });
     await row.click();
-    await page.waitForFunction((n) => performance.getEntriesByName("asset:first-page-painted").length > n, before, {
+    await page.waitForFunction((n) => performance.getEntriesByName("asset:first-page-shown").length > n, before, {
       polling: 100,
       timeout: 30_000,
     });
     inApp.push(
       await page.evaluate(() => {
         const start = performance.getEntriesByName("perf:open-from-hub")[0]?.startTime ?? 0;
-        const marks = performance.getEntriesByName("asset:first-page-painted");
+        const marks = performance.getEntriesByName("asset:first-page-shown");
         return Math.round((marks[marks.length - 1]?.startTime ?? 0) - start);
       }),
     );
@@ -106,16 +149,14 @@ test("first page of a 100-page PDF is painted within 1.5 s of navigation", async
   }
 
   const summary = [
-    `first page of a 100-page PDF (${pdf.length} bytes), navigation → page 1 painted:`,
-    `cold median ${median(cold)} ms [${cold.join(", ")}]; warm median ${median(warm)} ms [${warm.join(", ")}];`,
-    `of which Asset detail's own (code loaded → painted, cold) median ${median(own)} ms [${own.join(", ")}];`,
-    `opened from the Hub (app loaded, click → page 1 painted) median ${median(inApp)} ms [${inApp.join(", ")}];`,
-    `shell first contentful paint (cold) median ${median(fcp)} ms;`,
-    `renderer main-thread busy time to page 1 (cold) median ${median(cpu)} ms [${cpu.join(", ")}]`,
+    `first page of a 100-page PDF, → page 1 on screen:`,
+    `reload median ${median(warm)} ms [${warm.join(", ")}];`,
+    `opened from the Hub (click →) median ${median(inApp)} ms [${inApp.join(", ")}];`,
+    `first visit under Playwright's instrumentation median ${median(instrumented)} ms [${instrumented.join(", ")}]`,
   ].join(" ");
   console.log(summary);
   testInfo.annotations.push({ type: "figure", description: summary });
-  expect(median(inApp)).toBeLessThanOrEqual(BUDGET_MS);
   expect(median(warm)).toBeLessThanOrEqual(BUDGET_MS);
-  expect(median(cold)).toBeLessThanOrEqual(COLD_BUDGET_MS);
+  expect(median(inApp)).toBeLessThanOrEqual(BUDGET_MS);
+  expect(median(instrumented)).toBeLessThanOrEqual(PLAYWRIGHT_COLD_BOUND_MS);
 });

@@ -88,28 +88,37 @@ export async function signIn(page: Page, member: Pick<Member, "email" | "passwor
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-/**
- * Signs in through the API and stores the session where the app keeps it,
- * before the page loads: for tests about something other than the login
- * screen.
- */
-export async function signInFast(page: Page, server: Server, member: Pick<Member, "email" | "password">): Promise<void> {
+/** A session for `member`, from the password grant of the auth API. */
+export async function passwordSession(server: Server, member: Pick<Member, "email" | "password">): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}/auth/v1/token?grant_type=password`, {
     method: "POST",
     headers: { apikey: server.anonKey, "Content-Type": "application/json" },
     body: JSON.stringify({ email: member.email, password: member.password }),
   });
   if (!res.ok) throw new Error(`sign in: ${res.status} ${await res.text()}`);
-  const session = (await res.json()) as Record<string, unknown>;
-  await page.addInitScript(
-    ([key, value]) => {
-      if (!window.sessionStorage.getItem("e2e.signed-in")) {
-        window.localStorage.setItem(key, value);
-        window.sessionStorage.setItem("e2e.signed-in", "1");
-      }
-    },
-    [AUTH_STORAGE_KEY, JSON.stringify(session)] as const,
-  );
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/**
+ * A script for the start of a page's documents that stores `session` where
+ * the app keeps it — once per tab, so signing out in the test sticks.
+ */
+export function storedSessionScript(session: Record<string, unknown>): string {
+  const key = JSON.stringify(AUTH_STORAGE_KEY);
+  const value = JSON.stringify(JSON.stringify(session));
+  return `if (!window.sessionStorage.getItem("e2e.signed-in")) {
+  window.localStorage.setItem(${key}, ${value});
+  window.sessionStorage.setItem("e2e.signed-in", "1");
+}`;
+}
+
+/**
+ * Signs in through the API and stores the session where the app keeps it,
+ * before the page loads: for tests about something other than the login
+ * screen.
+ */
+export async function signInFast(page: Page, server: Server, member: Pick<Member, "email" | "password">): Promise<void> {
+  await page.addInitScript({ content: storedSessionScript(await passwordSession(server, member)) });
 }
 
 /** Fails on any serious or critical axe-core violation of the current page. */

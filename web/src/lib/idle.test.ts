@@ -44,3 +44,24 @@ describe("afterFirstScreen", () => {
     expect(fn).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("afterNextFrame", () => {
+  it("runs after the next animation frame's callbacks, in a task of its own", async () => {
+    const { afterNextFrame } = await import("./idle");
+    const order: string[] = [];
+    let frame: FrameRequestCallback | undefined;
+    vi.spyOn(window, "requestAnimationFrame").mockImplementation((cb) => {
+      frame = cb;
+      return 1;
+    });
+    afterNextFrame(() => order.push("after"));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual([]);
+    frame?.(0);
+    order.push("frame");
+    expect(order).toEqual(["frame"]);
+    await vi.waitFor(() => {
+      expect(order).toEqual(["frame", "after"]);
+    });
+  });
+});

@@ -60,3 +60,20 @@ export function afterFirstScreen(fn: () => void, timeoutMs: number): () => void 
     cancelIdle?.();
   };
 }
+
+/**
+ * Runs `fn` once the browser has produced the next frame: an animation-frame
+ * callback runs just before a frame is rendered, and a task it posts runs
+ * after that rendering is done. What a screen changed before this call is
+ * then on screen, and work started in `fn` no longer holds that frame back.
+ */
+export function afterNextFrame(fn: () => void): void {
+  requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      fn();
+    };
+    channel.port2.postMessage(null);
+  });
+}

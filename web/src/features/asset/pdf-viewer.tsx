@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
+import { afterNextFrame } from "@/lib/idle";
 import { logMetric } from "@/lib/logger";
 import { stepZoom, type PdfDocument } from "./pdf";
 import { PAGE_PAD, takeFirstPage } from "./first-page";
@@ -43,7 +44,7 @@ export function PdfViewer({
   pageCount: number;
   /** What the document is, for assistive technology. */
   title: string;
-  /** Called once page 1 is painted. */
+  /** Called once the frame showing page 1 has been drawn. */
   onFirstPage?: () => void;
 }) {
   const [doc, setDoc] = useState<PdfDocument | null>(null);
@@ -92,10 +93,14 @@ export function PdfViewer({
     };
   }, [bucket, path, fileSize, attempt]);
 
-  // Track the width available for "fit width".
+  // Track the width available for "fit width". Read once now as well: the
+  // observer first reports a frame later, and a document that is already
+  // open when the viewer mounts would otherwise be drawn at the 25 % floor
+  // first and then again at its real width.
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
+    setWidth(el.clientWidth);
     const ro = new ResizeObserver(([entry]) => {
       if (entry) setWidth(entry.contentRect.width);
     });
@@ -148,7 +153,9 @@ export function PdfViewer({
   }, []);
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (el) el.scrollTop = ratio.current * el.scrollHeight;
+    // At the top there is nothing to restore, and reading scrollHeight would
+    // force a layout of the whole page in the middle of the first render.
+    if (el && ratio.current > 0) el.scrollTop = ratio.current * el.scrollHeight;
   }, [scale]);
 
   const zoomBy = useCallback(
@@ -198,7 +205,12 @@ export function PdfViewer({
     if (n === 1 && !firstPainted.current) {
       firstPainted.current = true;
       performance.mark("asset:first-page-painted");
-      onFirstPageRef.current?.();
+      // The side panel and the work waiting for the first screen start once
+      // the frame showing page 1 is out, so they cannot hold it back.
+      afterNextFrame(() => {
+        performance.mark("asset:first-page-shown");
+        onFirstPageRef.current?.();
+      });
     }
   }, []);
 
@@ -258,7 +270,7 @@ export function PdfViewer({
         onKeyDown={onKeyDown}
         onScroll={onScroll}
         data-testid="pdf-scroller"
-        className="relative h-[min(78dvh,60rem)] overflow-auto bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+        className="relative h-[min(78dvh,60rem)] overflow-auto [scrollbar-gutter:stable] bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
       >
         {!doc || !base ? (
           <div className="mx-auto flex w-full max-w-3xl flex-col items-center gap-3 p-4">
