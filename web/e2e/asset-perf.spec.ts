@@ -27,10 +27,11 @@ const RUNS = Number(process.env.E2E_PERF_RUNS ?? 5);
 const BUDGET_MS = Number(process.env.ASSET_FIRST_PAGE_BUDGET_MS ?? 1500);
 const PLAYWRIGHT_COLD_BOUND_MS = Number(process.env.ASSET_FIRST_PAGE_PLAYWRIGHT_COLD_MS ?? 2200);
 
-const SHOWN = `performance.getEntriesByName("asset:first-page-shown").length > 0`;
+const SHOWN_MARK = "asset:first-page-shown";
+const SHOWN = `performance.getEntriesByName(${JSON.stringify(SHOWN_MARK)}).length > 0`;
 const TIMES = `(() => {
   const at = (n) => Math.round(performance.getEntriesByName(n)[0]?.startTime ?? -1);
-  return { shown: at("asset:first-page-shown"), painted: at("asset:first-page-painted"), code: at("asset:code-loaded"), fcp: at("first-contentful-paint"),
+  return { shown: at(${JSON.stringify(SHOWN_MARK)}), painted: at("asset:first-page-painted"), code: at("asset:code-loaded"), fcp: at("first-contentful-paint"),
     worker: at("pdf:worker-up"), document: at("pdf:document") };
 })()`;
 
@@ -116,7 +117,7 @@ test("reload and opening from the Hub: page 1 within 1.5 s; the first visit unde
       if (bucket === instrumented) await page.goto(`/assets/${asset.id}`);
       else await page.reload();
       // A light probe (no locator polling, which costs the page CPU while it loads).
-      await page.waitForFunction(() => performance.getEntriesByName("asset:first-page-shown").length > 0, null, {
+      await page.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, SHOWN_MARK, {
         polling: 250,
         timeout: 30_000,
       });
@@ -129,21 +130,21 @@ test("reload and opening from the Hub: page 1 within 1.5 s; the first visit unde
     await page.goto("/content");
     const row = page.getByRole("link", { name: /Hundred-page PDF/ }).first();
     await row.waitFor();
-    const before = await page.evaluate(() => {
+    const before = await page.evaluate((mark) => {
       performance.mark("perf:open-from-hub");
-      return performance.getEntriesByName("asset:first-page-shown").length;
-    });
+      return performance.getEntriesByName(mark).length;
+    }, SHOWN_MARK);
     await row.click();
-    await page.waitForFunction((n) => performance.getEntriesByName("asset:first-page-shown").length > n, before, {
+    await page.waitForFunction(([mark, n]) => performance.getEntriesByName(mark).length > n, [SHOWN_MARK, before] as const, {
       polling: 100,
       timeout: 30_000,
     });
     inApp.push(
-      await page.evaluate(() => {
+      await page.evaluate((mark) => {
         const start = performance.getEntriesByName("perf:open-from-hub")[0]?.startTime ?? 0;
-        const marks = performance.getEntriesByName("asset:first-page-shown");
+        const marks = performance.getEntriesByName(mark);
         return Math.round((marks[marks.length - 1]?.startTime ?? 0) - start);
-      }),
+      }, SHOWN_MARK),
     );
     await context.close();
   }

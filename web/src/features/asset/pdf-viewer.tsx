@@ -108,7 +108,9 @@ export function PdfViewer({
     return () => {
       ro.disconnect();
     };
-  }, [doc]);
+    // The scroller is replaced only while an error is shown; the document's
+    // arrival changes what is inside it, not its width.
+  }, [error]);
 
   const numPages = doc?.numPages ?? expectedPages;
   const scale = base ? (zoom === "fit" ? Math.max(0.25, (width - 2 * PAD) / base.w) : zoom) : 1;
