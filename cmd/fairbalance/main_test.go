@@ -227,10 +227,19 @@ func TestServeHealthAndGracefulShutdown(t *testing.T) {
 			results <- nil
 		}()
 	}
-	// Stop once every request is on the wire (and so accepted): sign-ins
-	// queue behind the password hasher, so most are still being handled.
+	// Stop once every request is on the wire and its connection accepted:
+	// sign-ins queue behind the password hasher, so most are still being
+	// handled. A connection the server has not accepted yet would be dropped
+	// with its listener, so one more request on a connection opened after
+	// them is the barrier: the server accepts connections in order, and once
+	// that one is answered the six are in.
 	written.Wait()
-	time.Sleep(20 * time.Millisecond)
+	barrier, err := client.Get(base + "/api/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, barrier.Body)
+	barrier.Body.Close()
 	if err := stop(); err != nil {
 		t.Fatalf("serve returned %v after shutdown", err)
 	}
