@@ -44,39 +44,39 @@ func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
 // restCaller establishes the caller from the bearer token: the anon or
 // service-role key, or a member's access token (whose profile gives the
 // organisation and role).
-func (a *API) restCaller(r *http.Request) (service.Caller, error) {
+func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 	tok, ok := bearer(r)
 	if !ok {
-		return service.Caller{Role: "anon"}, nil
+		return fairbalance.Caller{Role: "anon"}, nil
 	}
 	c, err := a.id.ParseToken(tok)
 	if err != nil {
 		if strings.Contains(err.Error(), "token is expired") {
-			return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
+			return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
 		}
-		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
+		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
 	}
 	switch c.Role {
 	case "anon":
-		return service.Caller{Role: "anon"}, nil
+		return fairbalance.Caller{Role: "anon"}, nil
 	case "service_role", "supabase_admin":
-		return service.Caller{Role: "service_role"}, nil
+		return fairbalance.Caller{Role: "service_role"}, nil
 	case "authenticated":
 	default:
-		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
+		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
 	}
 	if !auth.IsUUID(c.Subject) {
-		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
+		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
 	}
-	caller := service.Caller{Role: "authenticated", UserID: c.Subject, SessionID: c.SessionID}
+	caller := fairbalance.Caller{Role: "authenticated", UserID: c.Subject, SessionID: c.SessionID}
 	p, err := a.store.View().ProfileByID(r.Context(), c.Subject)
 	switch {
 	case errors.Is(err, fairbalance.ErrNotFound):
-		return service.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
+		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
 	case err != nil:
-		return service.Caller{}, err
+		return fairbalance.Caller{}, err
 	case p.DeactivatedAt != nil:
-		return service.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
+		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
 	}
 	caller.OrgID, caller.Member = p.OrgID, p.Role
 	caller.Demo = p.OrgID == fairbalance.DemoOrgID
@@ -183,7 +183,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 // readCSV answers a GET with Accept: text/csv, streaming the rows (see
 // service.Data.ReadCSV). A failure after the response has started cuts
 // the connection, so a client never takes a truncated export for a whole one.
-func (a *API) readCSV(w http.ResponseWriter, r *http.Request, caller service.Caller, table string, req *pgrest.Request) {
+func (a *API) readCSV(w http.ResponseWriter, r *http.Request, caller fairbalance.Caller, table string, req *pgrest.Request) {
 	started := false
 	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info service.CSVInfo) io.Writer {
 		started = true

@@ -84,9 +84,9 @@ var errStorageBody = errors.New("invalid body")
 
 // storageCaller establishes the caller like the data API does; a bad or
 // missing token is storage's AccessDenied.
-func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (service.Caller, bool) {
+func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (fairbalance.Caller, bool) {
 	if !a.checkAPIKey(w, r) {
-		return service.Caller{}, false
+		return fairbalance.Caller{}, false
 	}
 	c, err := a.restCaller(r)
 	if err != nil {
@@ -96,13 +96,13 @@ func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (service.Cal
 			msg = pe.Message
 		}
 		writeJSON(w, http.StatusBadRequest, storageErr{StatusCode: "403", Code: service.CodeAccessDenied, Error: "Unauthorized", Message: msg})
-		return service.Caller{}, false
+		return fairbalance.Caller{}, false
 	}
 	return c, true
 }
 
 // withCaller wraps an authenticated storage route.
-func (a *API) withCaller(h func(w http.ResponseWriter, r *http.Request, c service.Caller)) http.HandlerFunc {
+func (a *API) withCaller(h func(w http.ResponseWriter, r *http.Request, c fairbalance.Caller)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if a.storage == nil {
 			a.storageError(w, r, fairbalance.Errorf(fairbalance.KindNotFound, "NotFound", "Storage is not configured"))
@@ -152,7 +152,7 @@ func bucketView(b *fairbalance.Bucket, withType bool) map[string]any {
 	return m
 }
 
-func (a *API) handleListBuckets(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleListBuckets(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	l, err := a.storage.ListBuckets(r.Context(), c)
 	if err != nil {
 		a.storageError(w, r, err)
@@ -180,7 +180,7 @@ func (a *API) handleListBuckets(w http.ResponseWriter, r *http.Request, c servic
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (a *API) handleGetBucket(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleGetBucket(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	b, err := a.storage.GetBucket(r.Context(), c, r.PathValue("id"))
 	if err != nil {
 		a.storageError(w, r, err)
@@ -257,7 +257,7 @@ func (b *bucketBody) input(id string) (service.BucketInput, error) {
 	return in, nil
 }
 
-func (a *API) handleCreateBucket(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleCreateBucket(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body bucketBody
 	if err := decodeStorageBody(r, &body); err != nil {
 		a.storageError(w, r, err)
@@ -278,7 +278,7 @@ func (a *API) handleCreateBucket(w http.ResponseWriter, r *http.Request, c servi
 	writeJSON(w, http.StatusOK, map[string]any{"name": id})
 }
 
-func (a *API) handleUpdateBucket(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleUpdateBucket(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body bucketBody
 	if err := decodeStorageBody(r, &body); err != nil {
 		a.storageError(w, r, err)
@@ -295,7 +295,7 @@ func (a *API) handleUpdateBucket(w http.ResponseWriter, r *http.Request, c servi
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Successfully updated"})
 }
 
-func (a *API) handleEmptyBucket(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleEmptyBucket(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	if err := a.storage.EmptyBucket(r.Context(), c, r.PathValue("id")); err != nil {
 		a.storageError(w, r, err)
 		return
@@ -303,7 +303,7 @@ func (a *API) handleEmptyBucket(w http.ResponseWriter, r *http.Request, c servic
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Successfully emptied"})
 }
 
-func (a *API) handleDeleteBucket(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleDeleteBucket(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	if err := a.storage.DeleteBucket(r.Context(), c, r.PathValue("id")); err != nil {
 		a.storageError(w, r, err)
 		return
@@ -364,7 +364,7 @@ func longBody(w http.ResponseWriter) {
 	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(time.Hour))
 }
 
-func (a *API) handleUpload(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleUpload(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	longBody(w)
 	in, err := uploadInput(r, r.PathValue("bucket"), r.PathValue("path"))
 	if err != nil {
@@ -382,7 +382,7 @@ func (a *API) handleUpload(w http.ResponseWriter, r *http.Request, c service.Cal
 	writeJSON(w, http.StatusOK, map[string]any{"Id": o.ID, "Key": o.BucketID + "/" + o.Name})
 }
 
-func (a *API) handleSignUpload(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleSignUpload(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	bucket, path := r.PathValue("bucket"), r.PathValue("path")
 	tok, err := a.storage.SignUploadURL(r.Context(), c, bucket, path, r.Header.Get("x-upsert") == "true")
 	if err != nil {
@@ -444,7 +444,7 @@ func (a *API) serveObject(w http.ResponseWriter, r *http.Request, o *fairbalance
 	http.ServeContent(w, r, "", o.UpdatedAt, blob)
 }
 
-func (a *API) handleDownload(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleDownload(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	o, blob, err := a.storage.Open(r.Context(), c, r.PathValue("bucket"), r.PathValue("path"))
 	if err != nil {
 		a.storageError(w, r, err)
@@ -471,7 +471,7 @@ func (a *API) handleSignedDownload(w http.ResponseWriter, r *http.Request) {
 	a.serveObject(w, r, o, blob)
 }
 
-func (a *API) handleObjectInfo(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleObjectInfo(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	o, err := a.storage.Info(r.Context(), c, r.PathValue("bucket"), r.PathValue("path"))
 	if err != nil {
 		a.storageError(w, r, err)
@@ -489,7 +489,7 @@ func objectMeta(o *fairbalance.StoredObject) map[string]any {
 		"lastModified": o.UpdatedAt, "contentLength": o.Size, "httpStatusCode": 200}
 }
 
-func (a *API) handleList(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleList(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body struct {
 		Prefix string `json:"prefix"`
 		Search string `json:"search"`
@@ -522,7 +522,7 @@ func (a *API) handleList(w http.ResponseWriter, r *http.Request, c service.Calle
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (a *API) handleRemove(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleRemove(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body struct {
 		Prefixes []string `json:"prefixes"`
 	}
@@ -554,7 +554,7 @@ type relocateBody struct {
 	DestinationBucket string `json:"destinationBucket"`
 }
 
-func (a *API) handleMove(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleMove(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var b relocateBody
 	if err := decodeStorageBody(r, &b); err != nil {
 		a.storageError(w, r, err)
@@ -568,7 +568,7 @@ func (a *API) handleMove(w http.ResponseWriter, r *http.Request, c service.Calle
 	writeJSON(w, http.StatusOK, map[string]any{"message": "Successfully moved", "Id": o.ID, "Key": o.BucketID + "/" + o.Name})
 }
 
-func (a *API) handleCopy(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleCopy(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var b relocateBody
 	if err := decodeStorageBody(r, &b); err != nil {
 		a.storageError(w, r, err)
@@ -586,7 +586,7 @@ func signedPath(bucket, name, tok string) string {
 	return "/object/sign/" + bucket + "/" + name + "?token=" + tok
 }
 
-func (a *API) handleSignOne(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleSignOne(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body struct {
 		ExpiresIn int64 `json:"expiresIn"`
 	}
@@ -604,7 +604,7 @@ func (a *API) handleSignOne(w http.ResponseWriter, r *http.Request, c service.Ca
 	writeJSON(w, http.StatusOK, map[string]any{"signedURL": signedPath(bucket, name, tok)})
 }
 
-func (a *API) handleSignMany(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleSignMany(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body struct {
 		ExpiresIn int64    `json:"expiresIn"`
 		Paths     []string `json:"paths"`

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"fairbalance"
 	"fairbalance/service"
 )
 
@@ -11,7 +12,7 @@ import (
 // with {prefix, limit, cursor, with_delimiter, sortBy: {column, order}};
 // answers {hasNext, nextCursor?, nextCursorKey?, folders: [{name}],
 // objects: [...]} with full names (folders ending in "/").
-func (a *API) handleListV2(w http.ResponseWriter, r *http.Request, c service.Caller) {
+func (a *API) handleListV2(w http.ResponseWriter, r *http.Request, c fairbalance.Caller) {
 	var body struct {
 		Prefix        string `json:"prefix"`
 		Limit         int    `json:"limit"`

@@ -16,14 +16,14 @@ import (
 // actor and the organisation taken from the caller's token, never from the
 // body. Entries never change and are never deleted.
 
-func auditScope(c Caller) (*fairbalance.Cond, bool) {
+func auditScope(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 	if !c.InOrg() {
 		return nothing, !c.Anon()
 	}
 	return &fairbalance.Cond{Column: "org_id", Operator: "eq", Value: c.OrgID}, true
 }
 
-func auditCanInsert(c Caller) bool { return c.InOrg() }
+func auditCanInsert(c fairbalance.Caller) bool { return c.InOrg() }
 
 // demoSwitch accepts only the audit entries of demo-mode role switches
 // (actions beginning "demo_"), the one write a demo session may make.
@@ -42,7 +42,7 @@ func demoSwitch(body []byte) bool {
 
 // auditCount is the length of the caller's chain: chains are numbered
 // without gaps, so counting them never scans the trail.
-func auditCount(ctx context.Context, tx fairbalance.Tx, c Caller) (int64, error) {
+func auditCount(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (int64, error) {
 	if !c.InOrg() {
 		return 0, nil
 	}
@@ -51,7 +51,7 @@ func auditCount(ctx context.Context, tx fairbalance.Tx, c Caller) (int64, error)
 
 // appendRows appends one chain entry per row. text reads a string field of
 // a row, json a JSON one (in API names).
-func appendRows(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan, entry func(row map[string]any) *fairbalance.AuditEntry, render func(e *fairbalance.AuditEntry) map[string]any) (json.RawMessage, int64, error) {
+func appendRows(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, plan *fairbalance.WritePlan, entry func(row map[string]any) *fairbalance.AuditEntry, render func(e *fairbalance.AuditEntry) map[string]any) (json.RawMessage, int64, error) {
 	var out []map[string]any
 	for _, row := range plan.Rows {
 		e := entry(row)
@@ -147,7 +147,7 @@ func AuditLogsV2Table() *TableSpec {
 		FastCount:  auditCount,
 		DemoInsert: demoSwitch,
 		CanInsert:  auditCanInsert,
-		Insert: func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
+		Insert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 			return appendRows(ctx, tx, c, plan, func(row map[string]any) *fairbalance.AuditEntry {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "object_type"), ObjectID: str(row, "object_id"), Meta: rawJSON(row, "meta")}
 			}, func(e *fairbalance.AuditEntry) map[string]any {
@@ -178,7 +178,7 @@ func AuditLogsTable() *TableSpec {
 		FastCount:  auditCount,
 		DemoInsert: demoSwitch,
 		CanInsert:  auditCanInsert,
-		Insert: func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
+		Insert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 			return appendRows(ctx, tx, c, plan, func(row map[string]any) *fairbalance.AuditEntry {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "entity_type"), ObjectID: str(row, "entity_id"), Before: rawJSON(row, "before_json"), After: rawJSON(row, "after_json")}
 			}, func(e *fairbalance.AuditEntry) map[string]any {

@@ -152,11 +152,11 @@ func (ct *Content) Functions() []*FunctionSpec {
 }
 
 // refuseWriter refuses callers who may not write content.
-func refuseWriter(c Caller) error {
+func refuseWriter(c fairbalance.Caller) error {
 	switch {
 	case c.Demo:
 		return demoRefusal()
-	case !c.writesContent() && !(c.Service() && c.OrgID != ""):
+	case !c.WritesContent() && !(c.Service() && c.OrgID != ""):
 		return denied(c, "Only owners, admins and marketers change content.")
 	}
 	return nil
@@ -190,7 +190,7 @@ func argInt(args map[string]any, k string) (int64, bool) {
 
 // prepareUpload issues the signed upload URL of a new object in a product
 // bucket, under a name the server chooses in the caller's organisation.
-func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
 	}
@@ -249,8 +249,8 @@ const preparedKey = "_file"
 // prepareFile reads the file named by file_path in bucket, if any: it
 // must be an object of the caller's organisation there; its bytes are
 // checksummed and, for a PDF, their text extracted page by page.
-func (ct *Content) prepareFile(bucket string) func(ctx context.Context, c Caller, args map[string]any) error {
-	return func(ctx context.Context, c Caller, args map[string]any) error {
+func (ct *Content) prepareFile(bucket string) func(ctx context.Context, c fairbalance.Caller, args map[string]any) error {
+	return func(ctx context.Context, c fairbalance.Caller, args map[string]any) error {
 		path := argString(args, "file_path")
 		if path == "" {
 			return nil
@@ -267,7 +267,7 @@ func (ct *Content) prepareFile(bucket string) func(ctx context.Context, c Caller
 	}
 }
 
-func (ct *Content) readFile(ctx context.Context, c Caller, bucket, path string) (*preparedFile, error) {
+func (ct *Content) readFile(ctx context.Context, c fairbalance.Caller, bucket, path string) (*preparedFile, error) {
 	missing := raise("The uploaded file was not found; upload it again.")
 	if ct.storage == nil {
 		return nil, internal(errors.New("content: no storage configured"))
@@ -350,7 +350,7 @@ func versionArgs(args map[string]any) (*versionInput, error) {
 
 // newVersion builds and inserts version number n of asset (in org),
 // recording its modules, and returns the row as asset_versions serves it.
-func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c Caller, assetID string, n int64, in *versionInput, now time.Time) (map[string]any, error) {
+func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, assetID string, n int64, in *versionInput, now time.Time) (map[string]any, error) {
 	id := auth.NewUUID()
 	v := map[string]any{"id": id, "org_id": c.OrgID, "asset_id": assetID, "number": n, "content_json": nil, "content_html": nil,
 		"file_bucket": nil, "file_path": nil, "file_name": nil, "mimetype": nil, "file_size": nil, "page_count": int64(1),
@@ -447,7 +447,7 @@ func oneRow(raw json.RawMessage) (map[string]any, error) {
 // orgRow reads one row of t in the caller's organisation (nil when
 // there is none); on PostgreSQL the row is not locked, so changes that
 // depend on it update it with a condition on what was read.
-func orgRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id string) (map[string]any, error) {
+func orgRow(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, id string) (map[string]any, error) {
 	if !auth.IsUUID(id) {
 		return nil, nil
 	}
@@ -464,7 +464,7 @@ func orgRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id s
 
 // writableRow is the row id of t for a change by the caller: refused to
 // non-writers, and not found (named what) outside their organisation.
-func writableRow(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, id, what string) (map[string]any, error) {
+func writableRow(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, id, what string) (map[string]any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
 	}
@@ -494,7 +494,7 @@ func updateRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, id string, 
 }
 
 // auditContent appends the audit entry of a content function.
-func auditContent(ctx context.Context, tx fairbalance.Tx, c Caller, action, objectType, id string, before, after any) error {
+func auditContent(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, action, objectType, id string, before, after any) error {
 	e := &fairbalance.AuditEntry{Action: action, ObjectType: objectType, ObjectID: id, Meta: mustRaw(map[string]any{"via": "data_api"})}
 	if before != nil {
 		e.Before = mustRaw(before)
@@ -523,7 +523,7 @@ var jobCodeMarket = regexp.MustCompile(`[^A-Z0-9]+`)
 
 // nextJobCode is FB-<MARKET>-<NNNN>, NNNN the number of the organisation's
 // assets plus one, raised past any code already taken.
-func nextJobCode(ctx context.Context, tx fairbalance.Tx, c Caller, market string) (string, error) {
+func nextJobCode(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, market string) (string, error) {
 	m := jobCodeMarket.ReplaceAllString(strings.ToUpper(market), "")
 	if m == "" {
 		m = "GLOBAL"
@@ -551,7 +551,7 @@ func nextJobCode(ctx context.Context, tx fairbalance.Tx, c Caller, market string
 	}
 }
 
-func jobCodeTaken(ctx context.Context, tx fairbalance.Tx, c Caller, code string) (bool, error) {
+func jobCodeTaken(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, code string) (bool, error) {
 	rows, err := readDBRows(ctx, tx, "assets", and(condEq("org_id", c.OrgID), condEq("job_code", code)), 1, selCol("id", fairbalance.TypeText))
 	return len(rows) > 0, err
 }
@@ -559,7 +559,7 @@ func jobCodeTaken(ctx context.Context, tx fairbalance.Tx, c Caller, code string)
 var jobCodePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,49}$`)
 
 // createAsset creates an asset with its first version.
-func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
 	}
@@ -626,7 +626,7 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c Caller,
 }
 
 // addAssetVersion adds the next version of an asset and makes it current.
-func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
 	if err != nil {
 		return nil, err
@@ -669,7 +669,7 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c Cal
 }
 
 // archiveAsset archives an asset: it stays readable and never changes again.
-func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
 	if err != nil {
 		return nil, err
@@ -692,7 +692,7 @@ func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c Caller
 
 // attachReferenceFile sets (or replaces) the PDF of a reference with its
 // extracted pages.
-func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	ref, err := writableRow(ctx, tx, c, ReferencesTable(), argString(args, "reference_id"), "Reference")
 	if err != nil {
 		return nil, err
@@ -732,7 +732,7 @@ func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c
 
 // contentCounts counts the organisation's assets (and by status),
 // modules, claims and references, for the Hub's tab badges.
-func (ct *Content) contentCounts(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+func (ct *Content) contentCounts(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	if !c.InOrg() {
 		if c.Anon() {
 			return nil, denied(c, "permission denied for function content_counts")

@@ -39,24 +39,11 @@ var (
 // writesContent reports whether c may write assets, versions, references,
 // claims and modules: owners, admins and marketers of an organisation,
 // never in a demo session.
-func (c Caller) writesContent() bool {
-	if !c.InOrg() || c.Demo {
-		return false
-	}
-	switch c.Member {
-	case fairbalance.RoleOwner, fairbalance.RoleAdmin, fairbalance.RoleMarketer:
-		return true
-	}
-	return false
-}
 
-// writesProducts reports whether c may write products (owners and admins).
-func (c Caller) writesProducts() bool { return c.IsAdmin() && !c.Demo }
-
-func orgDefault(c Caller, _ time.Time) any     { return c.OrgID }
-func creatorDefault(c Caller, _ time.Time) any { return c.UserID }
-func constDefault(v any) func(Caller, time.Time) any {
-	return func(Caller, time.Time) any { return v }
+func orgDefault(c fairbalance.Caller, _ time.Time) any     { return c.OrgID }
+func creatorDefault(c fairbalance.Caller, _ time.Time) any { return c.UserID }
+func constDefault(v any) func(fairbalance.Caller, time.Time) any {
+	return func(fairbalance.Caller, time.Time) any { return v }
 }
 
 // contentColumns wraps a table's own columns with the columns every
@@ -229,7 +216,7 @@ func inOrg(ctx context.Context, tx fairbalance.Tx, table, id, orgID string) (boo
 
 // orgRef checks that a nullable reference column of row names a row of
 // the caller's organisation in table (23503 otherwise, as for a missing row).
-func orgRef(ctx context.Context, tx fairbalance.Tx, c Caller, table string, row map[string]any, col, target, what string) error {
+func orgRef(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, table string, row map[string]any, col, target, what string) error {
 	v, ok := row[col]
 	if !ok || v == nil {
 		return nil
@@ -263,8 +250,8 @@ func targetIDs(ctx context.Context, tx fairbalance.Tx, table string, where *fair
 
 // refusedWhileUsed refuses a delete of rows of table that rows of user
 // still name in column (23503 with msg).
-func refusedWhileUsed(table string, users []string, column, msg string) func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error {
-	return func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error {
+func refusedWhileUsed(table string, users []string, column, msg string) func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+	return func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
 		ids, err := targetIDs(ctx, tx, table, where)
 		if err != nil || len(ids) == 0 {
 			return err
@@ -307,16 +294,16 @@ func ProductsTable() *TableSpec {
 			{Name: "modules", Table: "modules", LocalColumn: "id", ForeignColumn: "product_id", Many: true},
 		},
 		Rows:      orgScoped("org_id"),
-		CanInsert: Caller.writesProducts,
-		CanUpdate: Caller.writesProducts,
-		CanDelete: Caller.writesProducts,
-		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+		CanInsert: fairbalance.Caller.WritesProducts,
+		CanUpdate: fairbalance.Caller.WritesProducts,
+		CanDelete: fairbalance.Caller.WritesProducts,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			if err := checkProduct(fieldCheck{table: "products", row: row, all: true}); err != nil {
 				return err
 			}
 			return uniqueBrand(ctx, tx, c, str(row, "brand_name"), nil)
 		},
-		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			if err := checkProduct(fieldCheck{table: "products", row: values}); err != nil {
 				return err
 			}
@@ -349,7 +336,7 @@ func checkProduct(f fieldCheck) error {
 // uniqueBrand refuses a brand name another product of the organisation
 // has (case-insensitively); except are the products being renamed. The
 // unique index (org_id, lower(brand_name)) backs it; this says it in words.
-func uniqueBrand(ctx context.Context, tx fairbalance.Tx, c Caller, name string, except []any) error {
+func uniqueBrand(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, name string, except []any) error {
 	if c.Service() {
 		return nil
 	}
@@ -408,8 +395,8 @@ func AssetsTable() *TableSpec {
 			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "asset_id", Many: true},
 		},
 		Rows:      orgScoped("org_id"),
-		CanUpdate: Caller.writesContent,
-		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+		CanUpdate: fairbalance.Caller.WritesContent,
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			if err := checkAssetFields(fieldCheck{table: "assets", row: values}); err != nil {
 				return err
 			}
@@ -526,13 +513,13 @@ func ReferencesTable() *TableSpec {
 			{Name: "claim_references", Table: "claim_references", LocalColumn: "id", ForeignColumn: "reference_id", Many: true},
 		},
 		Rows:      orgScoped("org_id"),
-		CanInsert: Caller.writesContent,
-		CanUpdate: Caller.writesContent,
-		CanDelete: Caller.writesContent,
-		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+		CanInsert: fairbalance.Caller.WritesContent,
+		CanUpdate: fairbalance.Caller.WritesContent,
+		CanDelete: fairbalance.Caller.WritesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			return checkReference(fieldCheck{table: "references", row: row, all: true})
 		},
-		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			return checkReference(fieldCheck{table: "references", row: values})
 		},
 		CheckDelete:  refusedWhileUsed("content_references", []string{"claim_references"}, "reference_id", "Claims cite this reference; withdraw it instead."),
@@ -567,13 +554,13 @@ func ClaimsTable() *TableSpec {
 			{Name: "modules", Table: "modules", LocalColumn: "id", ForeignColumn: "claim_id", Many: true},
 		},
 		Rows:      orgScoped("org_id"),
-		CanInsert: Caller.writesContent,
-		CanUpdate: Caller.writesContent,
-		CanDelete: Caller.writesContent,
-		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+		CanInsert: fairbalance.Caller.WritesContent,
+		CanUpdate: fairbalance.Caller.WritesContent,
+		CanDelete: fairbalance.Caller.WritesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			return firstError(checkClaim(fieldCheck{table: "claims", row: row, all: true}), orgRef(ctx, tx, c, "claims", row, "product_id", "products", "product"))
 		},
-		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"))
 		},
 		CheckDelete:  refusedWhileUsed("claims", []string{"modules"}, "claim_id", "A module is built on this claim; retire or delete the module first."),
@@ -608,8 +595,8 @@ func ClaimReferencesTable() *TableSpec {
 			{Name: "claims", Table: "claims", LocalColumn: "claim_id", ForeignColumn: "id"},
 		},
 		Rows:         orgScoped("org_id"),
-		CanInsert:    Caller.writesContent,
-		CanDelete:    Caller.writesContent,
+		CanInsert:    fairbalance.Caller.WritesContent,
+		CanDelete:    fairbalance.Caller.WritesContent,
 		CheckInsert:  checkClaimReference,
 		AuditActions: map[string]string{"insert": "claim_reference_linked", "upsert": "claim_reference_linked", "delete": "claim_reference_unlinked"},
 	}
@@ -619,7 +606,7 @@ func ClaimReferencesTable() *TableSpec {
 // occur on the page it cites (%d: the page).
 const MsgPassageNotFound = "The quoted passage was not found on page %d of the reference."
 
-func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 	f := fieldCheck{table: "claim_references", row: row, all: true}
 	if err := f.text("passage", "The quoted passage", 1, 2000); err != nil {
 		return err
@@ -691,15 +678,15 @@ func ModulesTable() *TableSpec {
 			{Name: "version_modules", Table: "version_modules", LocalColumn: "id", ForeignColumn: "module_id", Many: true},
 		},
 		Rows:      orgScoped("org_id"),
-		CanInsert: Caller.writesContent,
-		CanUpdate: Caller.writesContent,
-		CanDelete: Caller.writesContent,
-		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+		CanInsert: fairbalance.Caller.WritesContent,
+		CanUpdate: fairbalance.Caller.WritesContent,
+		CanDelete: fairbalance.Caller.WritesContent,
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			return firstError(checkModule(fieldCheck{table: "modules", row: row, all: true}),
 				orgRef(ctx, tx, c, "modules", row, "claim_id", "claims", "claim"),
 				orgRef(ctx, tx, c, "modules", row, "product_id", "products", "product"))
 		},
-		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			return firstError(checkModule(fieldCheck{table: "modules", row: values}),
 				orgRef(ctx, tx, c, "modules", values, "claim_id", "claims", "claim"),
 				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"))

@@ -44,7 +44,7 @@ func newContentStorageEnv(t *testing.T, backend, blobs string) (*matrixEnv, *ser
 	return m, s
 }
 
-func insert(t *testing.T, m *matrixEnv, c service.Caller, table string, row any) (map[string]any, error) {
+func insert(t *testing.T, m *matrixEnv, c fairbalance.Caller, table string, row any) (map[string]any, error) {
 	t.Helper()
 	body, _ := json.Marshal(row)
 	res, err := m.data.Insert(m.ctx, c, table, reqPrefer(t, "select=*", "return=representation"), body)
@@ -58,7 +58,7 @@ func insert(t *testing.T, m *matrixEnv, c service.Caller, table string, row any)
 	return rows[0], nil
 }
 
-func mustInsert(t *testing.T, m *matrixEnv, c service.Caller, table string, row any) map[string]any {
+func mustInsert(t *testing.T, m *matrixEnv, c fairbalance.Caller, table string, row any) map[string]any {
 	t.Helper()
 	r, err := insert(t, m, c, table, row)
 	if err != nil {
@@ -107,7 +107,7 @@ func TestContentProducts(t *testing.T) {
 	}
 }
 
-func callErr(m *matrixEnv, c service.Caller, fn string, args map[string]any) (map[string]any, error) {
+func callErr(m *matrixEnv, c fairbalance.Caller, fn string, args map[string]any) (map[string]any, error) {
 	raw, err := m.data.Call(m.ctx, c, fn, args, false)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ func pgMessage(err error) string {
 	return fmt.Sprint(err)
 }
 
-func patchRows(t *testing.T, m *matrixEnv, c service.Caller, table, query string, values any) ([]map[string]any, error) {
+func patchRows(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query string, values any) ([]map[string]any, error) {
 	t.Helper()
 	body, _ := json.Marshal(values)
 	res, err := m.data.Update(m.ctx, c, table, reqPrefer(t, query, "return=representation"), body)
@@ -138,7 +138,7 @@ func patchRows(t *testing.T, m *matrixEnv, c service.Caller, table, query string
 	return rows, nil
 }
 
-func deleteRows(t *testing.T, m *matrixEnv, c service.Caller, table, query string) (int64, error) {
+func deleteRows(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query string) (int64, error) {
 	t.Helper()
 	res, err := m.data.Delete(m.ctx, c, table, req(t, query))
 	if err != nil {
@@ -405,7 +405,7 @@ func testPDF(t *testing.T, pages ...string) []byte {
 }
 
 // upload prepares and performs an upload to a product bucket as c.
-func upload(t *testing.T, m *matrixEnv, s *service.Storage, c service.Caller, bucket, name string, body []byte) string {
+func upload(t *testing.T, m *matrixEnv, s *service.Storage, c fairbalance.Caller, bucket, name string, body []byte) string {
 	t.Helper()
 	_, typ := service.SniffContentType(body)
 	prep, err := callErr(m, c, "prepare_upload", map[string]any{"bucket": bucket, "file_name": name, "content_type": typ, "size": float64(len(body))})
@@ -453,7 +453,7 @@ func TestContentFiles(t *testing.T) {
 				if _, err := s.SignUploadURL(ctx, marketer, "asset-files", m.orgs["own"]+"/mine.pdf", false); fairbalance.AsError(err) == nil || fairbalance.AsError(err).Message != service.MsgServerPaths {
 					t.Fatalf("signed upload URL: %v", err)
 				}
-				for _, c := range []service.Caller{own[fairbalance.RoleOwner], {Role: "service_role"}} {
+				for _, c := range []fairbalance.Caller{own[fairbalance.RoleOwner], {Role: "service_role"}} {
 					if err := s.DeleteBucket(ctx, c, "asset-files"); err == nil {
 						t.Fatal("a system bucket was deleted")
 					}
@@ -461,7 +461,7 @@ func TestContentFiles(t *testing.T) {
 						t.Fatal("a system bucket was updated")
 					}
 				}
-				if err := s.EmptyBucket(ctx, service.Caller{Role: "service_role"}, "asset-files"); err == nil {
+				if err := s.EmptyBucket(ctx, fairbalance.Caller{Role: "service_role"}, "asset-files"); err == nil {
 					t.Fatal("a system bucket was emptied")
 				}
 

@@ -24,39 +24,9 @@ import (
 // turns a parsed request (package pgrest) into a plan the store runs, and
 // every refusal into PostgREST's error.
 
-// Caller is who makes a data API request.
-type Caller struct {
-	// Role is "anon", "authenticated" or "service_role".
-	Role string
-	// UserID, OrgID and Member (the member role) describe a signed-in
-	// member; OrgID is "" until the member joins an organisation.
-	UserID string
-	OrgID  string
-	Member string
-	// Demo callers (members of the demo organisation) only read.
-	Demo bool
-	// SessionID is the session_id claim of the caller's access token
-	// ("" for keys and tokens without one).
-	SessionID string
-}
-
 // demoRefusal refuses a write of a demo caller with the spec's message.
 func demoRefusal() *pgrest.Error {
 	return pgErr(http.StatusForbidden, "42501", DemoWriteRefused, "", "")
-}
-
-// Service reports whether the caller acts with full rights.
-func (c Caller) Service() bool { return c.Role == "service_role" }
-
-// Anon reports whether the caller is not signed in.
-func (c Caller) Anon() bool { return c.Role == "anon" || c.Role == "" }
-
-// InOrg reports whether the caller is a member of an organisation.
-func (c Caller) InOrg() bool { return !c.Anon() && c.OrgID != "" }
-
-// IsAdmin reports whether the caller administers its organisation.
-func (c Caller) IsAdmin() bool {
-	return c.InOrg() && (c.Member == fairbalance.RoleOwner || c.Member == fairbalance.RoleAdmin)
 }
 
 // ColumnSpec declares a column of a registered table.
@@ -66,14 +36,14 @@ type ColumnSpec struct {
 	Source string
 	Type   fairbalance.ColumnType
 	// Read decides who may read the column; nil: whoever may read the row.
-	Read func(c Caller) bool
+	Read func(c fairbalance.Caller) bool
 	// Write decides who may set the column on insert and update; nil:
 	// whoever may write the row. ServerSet columns are never written by a
 	// client (the service role excepted).
-	Write     func(c Caller) bool
+	Write     func(c fairbalance.Caller) bool
 	ServerSet bool
 	// Default gives the value on insert when the client gives none.
-	Default func(c Caller, now time.Time) any
+	Default func(c fairbalance.Caller, now time.Time) any
 	// Nullable columns accept null.
 	Nullable bool
 }
@@ -99,20 +69,20 @@ type TableSpec struct {
 	Relations []RelationSpec
 	// Rows restricts the rows the caller may see (and update or delete):
 	// nil Cond means every row; ok false means none at all.
-	Rows func(c Caller) (cond *fairbalance.Cond, ok bool)
+	Rows func(c fairbalance.Caller) (cond *fairbalance.Cond, ok bool)
 	// CanInsert, CanUpdate, CanDelete decide row-level write rights;
 	// nil means nobody but the service role.
-	CanInsert func(c Caller) bool
-	CanUpdate func(c Caller) bool
-	CanDelete func(c Caller) bool
+	CanInsert func(c fairbalance.Caller) bool
+	CanUpdate func(c fairbalance.Caller) bool
+	CanDelete func(c fairbalance.Caller) bool
 	// CheckInsert and CheckUpdate validate (and may complete) a row before
 	// it is written, inside the write's transaction.
-	CheckInsert func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error
-	CheckUpdate func(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error
+	CheckInsert func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error
+	CheckUpdate func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error
 	// CheckDelete validates a delete of the rows matching where (the
 	// caller's filters and the row policy) inside its transaction, e.g. to
 	// refuse with a clear message a row that others still refer to.
-	CheckDelete func(ctx context.Context, tx fairbalance.Tx, c Caller, where *fairbalance.Cond) error
+	CheckDelete func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error
 	// AuditActions names the audit action of each kind of write ("insert",
 	// "upsert", "update", "delete"); a kind not named is "<table>.<kind>".
 	AuditActions map[string]string
@@ -121,10 +91,10 @@ type TableSpec struct {
 	DemoInsert func(body []byte) bool
 	// FastCount, when set, counts the rows the caller may see when the
 	// request has no filter of its own, without scanning them.
-	FastCount func(ctx context.Context, tx fairbalance.Tx, c Caller) (int64, error)
+	FastCount func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (int64, error)
 	// Insert replaces the plain insert (plan in API names), e.g. to append
 	// to the audit chain; it returns the rows to represent and their number.
-	Insert func(ctx context.Context, tx fairbalance.Tx, c Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error)
+	Insert func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error)
 }
 
 func (c *ColumnSpec) db() string {
@@ -256,7 +226,7 @@ func (d *Data) table(name string) (*TableSpec, error) {
 
 // denied is PostgREST's permission error: 401 for anonymous callers, 403
 // for signed-in ones.
-func denied(c Caller, msg string) *pgrest.Error {
+func denied(c fairbalance.Caller, msg string) *pgrest.Error {
 	status := http.StatusForbidden
 	if c.Anon() {
 		status = http.StatusUnauthorized
@@ -268,12 +238,12 @@ func noColumn(table, col string) *pgrest.Error {
 	return pgErr(http.StatusBadRequest, "42703", fmt.Sprintf("column %s.%s does not exist", table, col), "", "")
 }
 
-func readable(c Caller, col *ColumnSpec) bool {
+func readable(c fairbalance.Caller, col *ColumnSpec) bool {
 	return c.Service() || col.Read == nil || col.Read(c)
 }
 
 // selectColumns resolves select items of one table (no embeddings) for c.
-func selectColumns(c Caller, t *TableSpec, items pgrest.Select) ([]fairbalance.SelectColumn, error) {
+func selectColumns(c fairbalance.Caller, t *TableSpec, items pgrest.Select) ([]fairbalance.SelectColumn, error) {
 	var out []fairbalance.SelectColumn
 	for _, it := range items {
 		switch {
@@ -345,7 +315,7 @@ func convert(t *TableSpec, col *ColumnSpec, v string) (any, error) {
 }
 
 // cond translates a pgrest filter on table t into a store condition.
-func cond(c Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Cond, error) {
+func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Cond, error) {
 	switch f := f.(type) {
 	case *pgrest.Group:
 		g := &fairbalance.Cond{Logic: string(f.Logic), Negated: f.Negated}
@@ -438,7 +408,7 @@ func and(conds ...*fairbalance.Cond) *fairbalance.Cond {
 }
 
 // rows returns the row policy of t for c; ok false means no rows at all.
-func rows(c Caller, t *TableSpec) (*fairbalance.Cond, bool) {
+func rows(c fairbalance.Caller, t *TableSpec) (*fairbalance.Cond, bool) {
 	if c.Service() {
 		return nil, true
 	}
@@ -460,7 +430,7 @@ type ReadResult struct {
 }
 
 // Read runs a GET on a table.
-func (d *Data) Read(ctx context.Context, c Caller, table string, req *pgrest.Request) (*ReadResult, error) {
+func (d *Data) Read(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*ReadResult, error) {
 	plan, err := d.readPlan(c, table, req)
 	if err != nil {
 		return nil, err
@@ -524,7 +494,7 @@ func countRows(raw json.RawMessage) int {
 	return n
 }
 
-func (d *Data) readPlan(c Caller, table string, req *pgrest.Request) (*fairbalance.ReadPlan, error) {
+func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request) (*fairbalance.ReadPlan, error) {
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
@@ -620,7 +590,7 @@ func (d *Data) readPlan(c Caller, table string, req *pgrest.Request) (*fairbalan
 }
 
 // storeError maps a store failure to PostgREST's error.
-func (d *Data) storeError(c Caller, table string, err error) error {
+func (d *Data) storeError(c fairbalance.Caller, table string, err error) error {
 	if pe := (*pgrest.Error)(nil); errors.As(err, &pe) {
 		return pe
 	}

@@ -27,13 +27,13 @@ type matrixEnv struct {
 	db   *sqlstore.DB
 	data *service.Data
 	// members[org][role] is a member of org ("own" or "other") with role.
-	members map[string]map[string]service.Caller
+	members map[string]map[string]fairbalance.Caller
 	orgs    map[string]string
 }
 
 func newMatrix(t *testing.T, backend string) *matrixEnv {
 	db := storetest.Open(t, backend)
-	m := &matrixEnv{ctx: context.Background(), db: db, members: map[string]map[string]service.Caller{}, orgs: map[string]string{}}
+	m := &matrixEnv{ctx: context.Background(), db: db, members: map[string]map[string]fairbalance.Caller{}, orgs: map[string]string{}}
 	d := service.NewData(db, append(service.RecordTables(), service.WorkspaceTables()...)...)
 	d.RegisterFunctions(d.RecordFunctions()...)
 	d.RegisterFunctions(d.WorkspaceFunctions()...)
@@ -50,7 +50,7 @@ func newMatrix(t *testing.T, backend string) *matrixEnv {
 			if err := tx.AppendAudit(m.ctx, &fairbalance.AuditEntry{OrgID: id, Action: "org.seeded"}); err != nil {
 				return err
 			}
-			m.members[org] = map[string]service.Caller{}
+			m.members[org] = map[string]fairbalance.Caller{}
 			for _, role := range fairbalance.Roles {
 				n++
 				uid := fmt.Sprintf("00000000-0000-4000-8000-%012d", n)
@@ -60,7 +60,7 @@ func newMatrix(t *testing.T, backend string) *matrixEnv {
 				if err := tx.CreateProfile(m.ctx, &fairbalance.Profile{ID: uid, OrgID: id, Role: role, FullName: role, CreatedAt: now, UpdatedAt: now}); err != nil {
 					return err
 				}
-				m.members[org][role] = service.Caller{Role: "authenticated", UserID: uid, OrgID: id, Member: role}
+				m.members[org][role] = fairbalance.Caller{Role: "authenticated", UserID: uid, OrgID: id, Member: role}
 			}
 		}
 		return nil
@@ -108,7 +108,7 @@ func TestPermissionMatrix(t *testing.T) {
 	for _, backend := range storetest.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			m := newMatrix(t, backend)
-			anon := service.Caller{Role: "anon"}
+			anon := fairbalance.Caller{Role: "anon"}
 			violations := 0
 			check := func(what string, ok bool) {
 				t.Helper()
@@ -120,12 +120,12 @@ func TestPermissionMatrix(t *testing.T) {
 			tested := map[string]bool{}
 
 			// Reads: each role sees its own organisation's rows, never the other's.
-			reads := map[string]func(c service.Caller) string{
-				"orgs":               func(c service.Caller) string { return "select=id&id=in.(org-own,org-other)" },
-				"profiles_v2":        func(c service.Caller) string { return "select=id,org_id&org_id=in.(org-own,org-other)" },
-				"workspace_settings": func(c service.Caller) string { return "select=*" },
-				"audit_logs_v2":      func(c service.Caller) string { return "select=id,org_id,action" },
-				"audit_logs":         func(c service.Caller) string { return "select=id,org_id,action" },
+			reads := map[string]func(c fairbalance.Caller) string{
+				"orgs":               func(c fairbalance.Caller) string { return "select=id&id=in.(org-own,org-other)" },
+				"profiles_v2":        func(c fairbalance.Caller) string { return "select=id,org_id&org_id=in.(org-own,org-other)" },
+				"workspace_settings": func(c fairbalance.Caller) string { return "select=*" },
+				"audit_logs_v2":      func(c fairbalance.Caller) string { return "select=id,org_id,action" },
+				"audit_logs":         func(c fairbalance.Caller) string { return "select=id,org_id,action" },
 			}
 			for table, q := range reads {
 				tested[table] = true

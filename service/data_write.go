@@ -26,7 +26,7 @@ func singularError(n int64) *pgrest.Error {
 
 var errRollback = errors.New("rollback")
 
-func writable(c Caller, col *ColumnSpec) bool {
+func writable(c fairbalance.Caller, col *ColumnSpec) bool {
 	if c.Service() {
 		return true
 	}
@@ -102,7 +102,7 @@ func decodeRows(body []byte) ([]map[string]any, error) {
 	return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", "", "")
 }
 
-func (d *Data) returning(c Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
+func (d *Data) returning(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
 	if req.Prefer.Return != pgrest.ReturnRepresentation {
 		return nil, nil
 	}
@@ -115,7 +115,7 @@ func (d *Data) returning(c Caller, t *TableSpec, req *pgrest.Request) ([]fairbal
 }
 
 // Insert runs a POST (insert or upsert) on a table.
-func (d *Data) Insert(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
@@ -285,7 +285,7 @@ func presentColumns(cols []string, rows []map[string]any) []string {
 // target checks an update or delete may proceed: not a demo caller, a
 // registered table, at least one filter (as pg-safeupdate demands, before
 // anything else), and the caller's right to the verb.
-func (d *Data) target(c Caller, table string, req *pgrest.Request, verb string, right func(*TableSpec) func(Caller) bool) (*TableSpec, error) {
+func (d *Data) target(c fairbalance.Caller, table string, req *pgrest.Request, verb string, right func(*TableSpec) func(fairbalance.Caller) bool) (*TableSpec, error) {
 	if c.Demo {
 		return nil, demoRefusal()
 	}
@@ -304,7 +304,7 @@ func (d *Data) target(c Caller, table string, req *pgrest.Request, verb string, 
 
 // filtered builds the WHERE of an update or delete: the caller's filters
 // and the row policy.
-func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request) (*fairbalance.Cond, error) {
+func (d *Data) filtered(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) (*fairbalance.Cond, error) {
 	fs := req.FiltersOn("")
 	policy, ok := rows(c, t)
 	if !ok {
@@ -322,8 +322,8 @@ func (d *Data) filtered(c Caller, t *TableSpec, req *pgrest.Request) (*fairbalan
 }
 
 // Update runs a PATCH on a table.
-func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
-	t, err := d.target(c, table, req, "UPDATE", func(t *TableSpec) func(Caller) bool { return t.CanUpdate })
+func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+	t, err := d.target(c, table, req, "UPDATE", func(t *TableSpec) func(fairbalance.Caller) bool { return t.CanUpdate })
 	if err != nil {
 		return nil, err
 	}
@@ -391,8 +391,8 @@ func (d *Data) Update(ctx context.Context, c Caller, table string, req *pgrest.R
 }
 
 // Delete runs a DELETE on a table.
-func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.Request) (*WriteResult, error) {
-	t, err := d.target(c, table, req, "DELETE", func(t *TableSpec) func(Caller) bool { return t.CanDelete })
+func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*WriteResult, error) {
+	t, err := d.target(c, table, req, "DELETE", func(t *TableSpec) func(fairbalance.Caller) bool { return t.CanDelete })
 	if err != nil {
 		return nil, err
 	}
@@ -426,7 +426,7 @@ func (d *Data) Delete(ctx context.Context, c Caller, table string, req *pgrest.R
 
 // write runs one write in a transaction, rolling it back when a singular
 // response is asked for and the write did not affect exactly one row.
-func (d *Data) write(ctx context.Context, c Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
+func (d *Data) write(ctx context.Context, c fairbalance.Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
 	var res WriteResult
 	var singular *pgrest.Error
 	err := d.store.Tx(ctx, func(tx fairbalance.Tx) error {
@@ -532,7 +532,7 @@ func project(t *TableSpec, rows json.RawMessage, ret []fairbalance.SelectColumn)
 
 // auditChange appends the audit entry of a data API write, in its
 // transaction: who, what, and the rows before and after.
-func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c Caller, t *TableSpec, op string, before, after json.RawMessage, n int64) error {
+func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, op string, before, after json.RawMessage, n int64) error {
 	if n == 0 {
 		return nil
 	}

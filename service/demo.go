@@ -12,7 +12,7 @@ import (
 // Demo data: a complete demo organisation ("Demo Pharma") with a member of
 // every role. Demo members have no password anyone knows; the server issues
 // their sessions only while preview is enabled, and such sessions are
-// read-only (see Caller.Demo).
+// read-only (see fairbalance.Caller.Demo).
 
 // DemoStatus answers CHECK_DEMO_DATA.
 type DemoStatus struct {

@@ -94,7 +94,7 @@ func (dc *DemoContent) remove(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	svc := Caller{Role: "service_role"}
+	svc := fairbalance.Caller{Role: "service_role"}
 	for _, b := range demoBuckets {
 		for {
 			entries, err := dc.storage.List(ctx, svc, b, ListInput{Prefix: fairbalance.DemoOrgID + "/", Limit: 1000})
@@ -120,15 +120,15 @@ func (dc *DemoContent) remove(ctx context.Context) error {
 
 // demoCaller acts as a demo member with full rights (demo sessions are
 // read-only; the seeder is the server itself).
-func demoCaller(role string) Caller {
-	return Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(role), OrgID: fairbalance.DemoOrgID, Member: role}
+func demoCaller(role string) fairbalance.Caller {
+	return fairbalance.Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(role), OrgID: fairbalance.DemoOrgID, Member: role}
 }
 
 // seeder carries the ids made so far.
 type seeder struct {
 	dc         *DemoContent
 	ctx        context.Context
-	admin, mkt Caller
+	admin, mkt fairbalance.Caller
 	now        time.Time
 }
 
@@ -299,7 +299,7 @@ var demoInsertRequest = func() *pgrest.Request {
 	return r
 }()
 
-func (s *seeder) insert(c Caller, table string, row map[string]any) (map[string]any, error) {
+func (s *seeder) insert(c fairbalance.Caller, table string, row map[string]any) (map[string]any, error) {
 	body, err := json.Marshal(row)
 	if err != nil {
 		return nil, err
@@ -311,7 +311,7 @@ func (s *seeder) insert(c Caller, table string, row map[string]any) (map[string]
 	return oneRow(res.Rows)
 }
 
-func (s *seeder) call(c Caller, fn string, args map[string]any) (map[string]any, error) {
+func (s *seeder) call(c fairbalance.Caller, fn string, args map[string]any) (map[string]any, error) {
 	out, err := s.dc.data.Call(s.ctx, c, fn, args, false)
 	if err != nil {
 		return nil, fmt.Errorf("demo content: %s: %w", fn, err)

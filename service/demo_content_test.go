@@ -53,7 +53,7 @@ func TestDemoContent(t *testing.T) {
 				t.Fatalf("second seed: %d blobs, was %d", n, blobCount)
 			}
 
-			viewer := service.Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(fairbalance.RoleViewer), OrgID: fairbalance.DemoOrgID, Member: fairbalance.RoleViewer, Demo: true}
+			viewer := fairbalance.Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(fairbalance.RoleViewer), OrgID: fairbalance.DemoOrgID, Member: fairbalance.RoleViewer, Demo: true}
 			read := func(table, query string) []map[string]any {
 				t.Helper()
 				res, err := data.Read(ctx, viewer, table, req(t, query))

@@ -37,8 +37,8 @@ type FunctionSpec struct {
 	// file) that must not hold a transaction. It may leave results for
 	// Call in args under names beginning with "_", which no client can
 	// send (undeclared arguments are refused before).
-	Prepare func(ctx context.Context, c Caller, args map[string]any) error
-	Call    func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error)
+	Prepare func(ctx context.Context, c fairbalance.Caller, args map[string]any) error
+	Call    func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error)
 }
 
 // RegisterFunctions adds functions to the data API.
@@ -62,7 +62,7 @@ func (d *Data) Functions() []*FunctionSpec {
 }
 
 // Call runs a function. get tells a GET call (read-only functions only).
-func (d *Data) Call(ctx context.Context, c Caller, name string, args map[string]any, get bool) (json.RawMessage, error) {
+func (d *Data) Call(ctx context.Context, c fairbalance.Caller, name string, args map[string]any, get bool) (json.RawMessage, error) {
 	f, ok := d.funcs[name]
 	if !ok {
 		keys := make([]string, 0, len(args))
@@ -147,7 +147,7 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 			// create_invite(email, role): an admin invites someone to the
 			// organisation; the token is returned once and only its hash kept.
 			Name: "create_invite", Args: []string{"email", "role"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				if !c.IsAdmin() {
 					return nil, denied(c, "only administrators invite members")
 				}
@@ -177,7 +177,7 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 			// get_invite(token): what the sign-up screen shows; only the
 			// e-mail and the role, and only for a pending, unexpired invitation.
 			Name: "get_invite", ReadOnly: true, Args: []string{"token"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				inv, err := d.pendingInvite(ctx, tx, argString(args, "token"))
 				if err != nil {
 					return nil, err
@@ -189,7 +189,7 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 			// accept_invite(token): the signed-in invitee joins the
 			// organisation with the invitation's role.
 			Name: "accept_invite", Args: []string{"token"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				fail := func(msg string) (any, error) { return map[string]any{"success": false, "error": msg}, nil }
 				if c.Anon() {
 					return nil, denied(c, "sign in to accept an invitation")

@@ -33,7 +33,7 @@ func (d *Data) SearchFunctions() []*FunctionSpec {
 			// with snippets whose matches are wrapped in U+E000 … U+E001.
 			Name: "search_content", ReadOnly: true,
 			Args: []string{"query", "kinds", "status", "type", "product_id", "owner_id", "market", "limit"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				if !c.InOrg() {
 					return nil, denied(c, "only members of an organisation search its content")
 				}

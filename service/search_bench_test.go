@@ -134,7 +134,7 @@ powder solution capsule extended release titration starting maintenance maximum 
 // seedSearchBench creates an organisation with a member and n assets with
 // realistic titles and one authored version of 40–140 words each.
 // It returns a member's caller and the job code of one asset.
-func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (service.Caller, string) {
+func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (fairbalance.Caller, string) {
 	b.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC()
@@ -206,5 +206,5 @@ func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (service.Caller, stri
 			b.Fatal(err)
 		}
 	}
-	return service.Caller{Role: "authenticated", UserID: userID, OrgID: orgID, Member: fairbalance.RoleMarketer}, jobCode
+	return fairbalance.Caller{Role: "authenticated", UserID: userID, OrgID: orgID, Member: fairbalance.RoleMarketer}, jobCode
 }

@@ -24,7 +24,7 @@ func newSearchEnv(t *testing.T, backend string) *matrixEnv {
 	return m
 }
 
-func search(t *testing.T, m *matrixEnv, c service.Caller, args map[string]any) (*service.SearchResult, error) {
+func search(t *testing.T, m *matrixEnv, c fairbalance.Caller, args map[string]any) (*service.SearchResult, error) {
 	t.Helper()
 	out, err := m.data.Call(m.ctx, c, "search_content", args, false)
 	if err != nil {
@@ -37,7 +37,7 @@ func search(t *testing.T, m *matrixEnv, c service.Caller, args map[string]any) (
 	return &r, nil
 }
 
-func mustSearch(t *testing.T, m *matrixEnv, c service.Caller, args map[string]any) []fairbalance.SearchHit {
+func mustSearch(t *testing.T, m *matrixEnv, c fairbalance.Caller, args map[string]any) []fairbalance.SearchHit {
 	t.Helper()
 	r, err := search(t, m, c, args)
 	if err != nil {
@@ -164,7 +164,7 @@ func TestSearchContent(t *testing.T) {
 				if hits := mustSearch(t, m, other, map[string]any{"query": "liver"}); len(hits) != 0 {
 					t.Fatalf("other org finds the module: %+v", hits)
 				}
-				_, err := search(t, m, service.Caller{Role: "anon"}, map[string]any{"query": "velostatin"})
+				_, err := search(t, m, fairbalance.Caller{Role: "anon"}, map[string]any{"query": "velostatin"})
 				wantCode(t, "anonymous search", err, "42501")
 			})
 
@@ -284,7 +284,7 @@ func TestSearchContent(t *testing.T) {
 	}
 }
 
-func searchUpdate(t *testing.T, m *matrixEnv, c service.Caller, table, query string, values map[string]any) {
+func searchUpdate(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query string, values map[string]any) {
 	t.Helper()
 	body, _ := json.Marshal(values)
 	res, err := m.data.Update(m.ctx, c, table, reqPrefer(t, query, "return=minimal"), body)

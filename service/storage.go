@@ -95,21 +95,6 @@ func errDuplicate() error {
 	return fairbalance.Errorf(fairbalance.KindConflict, CodeDuplicate, "The resource already exists")
 }
 
-// sees reports whether c reaches the buckets of orgID at all.
-func (c Caller) sees(orgID string) bool {
-	return c.Service() || (c.InOrg() && c.OrgID == orgID)
-}
-
-// writesObjects reports whether c may change objects of orgID.
-func (c Caller) writesObjects(orgID string) bool {
-	return c.Service() || (c.sees(orgID) && !c.Demo && c.Member != "viewer")
-}
-
-// managesBuckets reports whether c may create, update or delete buckets of orgID.
-func (c Caller) managesBuckets(orgID string) bool {
-	return c.Service() || (c.sees(orgID) && !c.Demo && (c.Member == "owner" || c.Member == "admin"))
-}
-
 var bucketIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$`)
 
 // CleanObjectName validates an object name as storage-js sends it: "//"
@@ -138,12 +123,12 @@ func CleanObjectName(name string) (string, error) {
 }
 
 // bucket reads a bucket c may see; others' answer as missing.
-func (s *Storage) bucket(ctx context.Context, q fairbalance.Tx, c Caller, id string) (*fairbalance.Bucket, error) {
+func (s *Storage) bucket(ctx context.Context, q fairbalance.Tx, c fairbalance.Caller, id string) (*fairbalance.Bucket, error) {
 	if c.Anon() {
 		return nil, errBucketNotFound()
 	}
 	b, err := q.BucketByID(ctx, id)
-	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && !c.sees(b.OrgID) && !(b.ServerPaths && c.InOrg())) {
+	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && !c.Sees(b.OrgID) && !(b.ServerPaths && c.InOrg())) {
 		return nil, errBucketNotFound()
 	}
 	return b, err
@@ -175,12 +160,12 @@ func objectOrg(b *fairbalance.Bucket, name string) string {
 
 // hides reports whether o, an object of b, is invisible to c: in a product
 // bucket every organisation reaches only its own objects.
-func hides(c Caller, b *fairbalance.Bucket, o *fairbalance.StoredObject) bool {
-	return b.ServerPaths && !c.sees(o.OrgID)
+func hides(c fairbalance.Caller, b *fairbalance.Bucket, o *fairbalance.StoredObject) bool {
+	return b.ServerPaths && !c.Sees(o.OrgID)
 }
 
 // audit appends e to the chain of the bucket's organisation.
-func (s *Storage) audit(ctx context.Context, tx fairbalance.Tx, c Caller, orgID string, e *fairbalance.AuditEntry) error {
+func (s *Storage) audit(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, orgID string, e *fairbalance.AuditEntry) error {
 	e.OrgID, e.ActorID = orgID, c.UserID
 	if c.Service() {
 		e.ActorID = "service_role"
@@ -206,7 +191,7 @@ type BucketInput struct {
 }
 
 // ListBuckets lists the buckets c sees.
-func (s *Storage) ListBuckets(ctx context.Context, c Caller) ([]*fairbalance.Bucket, error) {
+func (s *Storage) ListBuckets(ctx context.Context, c fairbalance.Caller) ([]*fairbalance.Bucket, error) {
 	if !c.Service() && !c.InOrg() {
 		return []*fairbalance.Bucket{}, nil
 	}
@@ -214,7 +199,7 @@ func (s *Storage) ListBuckets(ctx context.Context, c Caller) ([]*fairbalance.Buc
 }
 
 // GetBucket reads one bucket.
-func (s *Storage) GetBucket(ctx context.Context, c Caller, id string) (*fairbalance.Bucket, error) {
+func (s *Storage) GetBucket(ctx context.Context, c fairbalance.Caller, id string) (*fairbalance.Bucket, error) {
 	return s.bucket(ctx, s.store.View(), c, id)
 }
 
@@ -233,12 +218,12 @@ func validMimeList(l []string) error {
 
 // CreateBucket creates a bucket in c's organisation (the service role's
 // in in.OrgID, "" for the instance's own).
-func (s *Storage) CreateBucket(ctx context.Context, c Caller, in BucketInput) (*fairbalance.Bucket, error) {
+func (s *Storage) CreateBucket(ctx context.Context, c fairbalance.Caller, in BucketInput) (*fairbalance.Bucket, error) {
 	org := c.OrgID
 	if c.Service() {
 		org = in.OrgID
 	}
-	if c.Anon() || !c.managesBuckets(org) {
+	if c.Anon() || !c.ManagesBuckets(org) {
 		return nil, errDenied()
 	}
 	if !bucketIDPattern.MatchString(in.ID) {
@@ -277,7 +262,7 @@ func (s *Storage) CreateBucket(ctx context.Context, c Caller, in BucketInput) (*
 }
 
 // UpdateBucket changes a bucket's public flag, size limit and mime types.
-func (s *Storage) UpdateBucket(ctx context.Context, c Caller, in BucketInput) error {
+func (s *Storage) UpdateBucket(ctx context.Context, c fairbalance.Caller, in BucketInput) error {
 	return s.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		b, err := s.bucket(ctx, tx, c, in.ID)
 		if err != nil {
@@ -286,7 +271,7 @@ func (s *Storage) UpdateBucket(ctx context.Context, c Caller, in BucketInput) er
 		if b.ServerPaths {
 			return errSystemBucket()
 		}
-		if !c.managesBuckets(b.OrgID) {
+		if !c.ManagesBuckets(b.OrgID) {
 			return errDenied()
 		}
 		before := bucketJSON(b)
@@ -316,7 +301,7 @@ func (s *Storage) UpdateBucket(ctx context.Context, c Caller, in BucketInput) er
 }
 
 // DeleteBucket deletes an empty bucket.
-func (s *Storage) DeleteBucket(ctx context.Context, c Caller, id string) error {
+func (s *Storage) DeleteBucket(ctx context.Context, c fairbalance.Caller, id string) error {
 	return s.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		b, err := s.bucket(ctx, tx, c, id)
 		if err != nil {
@@ -325,7 +310,7 @@ func (s *Storage) DeleteBucket(ctx context.Context, c Caller, id string) error {
 		if b.ServerPaths {
 			return errSystemBucket()
 		}
-		if !c.managesBuckets(b.OrgID) {
+		if !c.ManagesBuckets(b.OrgID) {
 			return errDenied()
 		}
 		n, err := tx.CountObjects(ctx, id)
@@ -344,7 +329,7 @@ func (s *Storage) DeleteBucket(ctx context.Context, c Caller, id string) error {
 
 // EmptyBucket removes every object of a bucket (service role only), in
 // batches, each batch with its audit entry.
-func (s *Storage) EmptyBucket(ctx context.Context, c Caller, id string) error {
+func (s *Storage) EmptyBucket(ctx context.Context, c fairbalance.Caller, id string) error {
 	if !c.Service() {
 		return fairbalance.Errorf(fairbalance.KindForbidden, CodeAccessDenied, "Only the service role may empty a bucket")
 	}
@@ -428,7 +413,7 @@ func blobKey() string {
 // 512 bytes and checked against the bucket's list; then the row is
 // written with its audit entry. An existing object is replaced only with
 // Upsert.
-func (s *Storage) Upload(ctx context.Context, c Caller, in UploadInput) (*fairbalance.StoredObject, error) {
+func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInput) (*fairbalance.StoredObject, error) {
 	name, err := CleanObjectName(in.Name)
 	if err != nil {
 		return nil, err
@@ -441,7 +426,7 @@ func (s *Storage) Upload(ctx context.Context, c Caller, in UploadInput) (*fairba
 		return nil, errServerPaths()
 	}
 	org := objectOrg(b, name)
-	if !c.writesObjects(org) {
+	if !c.WritesObjects(org) {
 		return nil, errDenied()
 	}
 	if !in.Upsert {
@@ -553,7 +538,7 @@ func objectJSON(o *fairbalance.StoredObject) json.RawMessage {
 }
 
 // object reads an object c may read.
-func (s *Storage) object(ctx context.Context, c Caller, bucket, name string) (*fairbalance.StoredObject, error) {
+func (s *Storage) object(ctx context.Context, c fairbalance.Caller, bucket, name string) (*fairbalance.StoredObject, error) {
 	b, err := s.bucket(ctx, s.store.View(), c, bucket)
 	if err != nil {
 		return nil, err
@@ -578,12 +563,12 @@ func (s *Storage) objectIn(ctx context.Context, bucket, name string) (*fairbalan
 }
 
 // Info reads an object's metadata.
-func (s *Storage) Info(ctx context.Context, c Caller, bucket, name string) (*fairbalance.StoredObject, error) {
+func (s *Storage) Info(ctx context.Context, c fairbalance.Caller, bucket, name string) (*fairbalance.StoredObject, error) {
 	return s.object(ctx, c, bucket, name)
 }
 
 // Open opens an object c may read. The caller closes the blob.
-func (s *Storage) Open(ctx context.Context, c Caller, bucket, name string) (*fairbalance.StoredObject, fairbalance.Blob, error) {
+func (s *Storage) Open(ctx context.Context, c fairbalance.Caller, bucket, name string) (*fairbalance.StoredObject, fairbalance.Blob, error) {
 	o, err := s.object(ctx, c, bucket, name)
 	if err != nil {
 		return nil, nil, err
@@ -637,7 +622,7 @@ type ListEntry struct {
 
 // List lists the immediate children of a prefix: objects and folders
 // (list v1; see list).
-func (s *Storage) List(ctx context.Context, c Caller, bucket string, in ListInput) ([]ListEntry, error) {
+func (s *Storage) List(ctx context.Context, c fairbalance.Caller, bucket string, in ListInput) ([]ListEntry, error) {
 	b, err := s.bucket(ctx, s.store.View(), c, bucket)
 	if err != nil {
 		return nil, err
@@ -647,7 +632,7 @@ func (s *Storage) List(ctx context.Context, c Caller, bucket string, in ListInpu
 
 // Remove deletes the objects with exactly these names (unknown names are
 // skipped) and returns the deleted rows.
-func (s *Storage) Remove(ctx context.Context, c Caller, bucket string, names []string) ([]*fairbalance.StoredObject, error) {
+func (s *Storage) Remove(ctx context.Context, c fairbalance.Caller, bucket string, names []string) ([]*fairbalance.StoredObject, error) {
 	var gone []*fairbalance.StoredObject
 	err := s.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		gone = nil
@@ -655,7 +640,7 @@ func (s *Storage) Remove(ctx context.Context, c Caller, bucket string, names []s
 		if err != nil {
 			return err
 		}
-		if !b.ServerPaths && !c.writesObjects(b.OrgID) {
+		if !b.ServerPaths && !c.WritesObjects(b.OrgID) {
 			return errDenied()
 		}
 		for _, n := range names {
@@ -673,7 +658,7 @@ func (s *Storage) Remove(ctx context.Context, c Caller, bucket string, names []s
 			if hides(c, b, o) {
 				continue
 			}
-			if !c.writesObjects(o.OrgID) {
+			if !c.WritesObjects(o.OrgID) {
 				return errDenied()
 			}
 			if b.ServerPaths {
@@ -708,16 +693,16 @@ func (s *Storage) Remove(ctx context.Context, c Caller, bucket string, names []s
 
 // Move renames an object, possibly into another bucket of the same
 // organisation; only the row changes.
-func (s *Storage) Move(ctx context.Context, c Caller, bucket, from, destBucket, to string) (*fairbalance.StoredObject, error) {
+func (s *Storage) Move(ctx context.Context, c fairbalance.Caller, bucket, from, destBucket, to string) (*fairbalance.StoredObject, error) {
 	return s.relocate(ctx, c, bucket, from, destBucket, to, false)
 }
 
 // Copy duplicates an object (a new blob and row).
-func (s *Storage) Copy(ctx context.Context, c Caller, bucket, from, destBucket, to string) (*fairbalance.StoredObject, error) {
+func (s *Storage) Copy(ctx context.Context, c fairbalance.Caller, bucket, from, destBucket, to string) (*fairbalance.StoredObject, error) {
 	return s.relocate(ctx, c, bucket, from, destBucket, to, true)
 }
 
-func (s *Storage) relocate(ctx context.Context, c Caller, bucket, from, destBucket, to string, copying bool) (*fairbalance.StoredObject, error) {
+func (s *Storage) relocate(ctx context.Context, c fairbalance.Caller, bucket, from, destBucket, to string, copying bool) (*fairbalance.StoredObject, error) {
 	if destBucket == "" {
 		destBucket = bucket
 	}
@@ -738,7 +723,7 @@ func (s *Storage) relocate(ctx context.Context, c Caller, bucket, from, destBuck
 	} else if (sb.ServerPaths || db.ServerPaths) && !c.Service() {
 		return nil, errServerPaths()
 	}
-	if !c.writesObjects(src.OrgID) || !c.writesObjects(db.OrgID) {
+	if !c.WritesObjects(src.OrgID) || !c.WritesObjects(db.OrgID) {
 		return nil, errDenied()
 	}
 	if db.AllowedMimeTypes != nil {
@@ -838,7 +823,7 @@ func (s *Storage) verify(token, scope, bucket, name string) (*signedClaims, erro
 
 // SignURL returns a download token for an object c may read, valid for
 // expiresIn seconds.
-func (s *Storage) SignURL(ctx context.Context, c Caller, bucket, name string, expiresIn int64) (string, error) {
+func (s *Storage) SignURL(ctx context.Context, c fairbalance.Caller, bucket, name string, expiresIn int64) (string, error) {
 	if expiresIn <= 0 {
 		return "", fairbalance.Errorf(fairbalance.KindInvalid, CodeInvalidRequest, "expiresIn must be a positive number of seconds")
 	}
@@ -864,7 +849,7 @@ func (s *Storage) OpenSigned(ctx context.Context, bucket, name, token string) (*
 
 // SignUploadURL returns an upload token for bucket/name, if c may upload
 // there.
-func (s *Storage) SignUploadURL(ctx context.Context, c Caller, bucket, name string, upsert bool) (string, error) {
+func (s *Storage) SignUploadURL(ctx context.Context, c fairbalance.Caller, bucket, name string, upsert bool) (string, error) {
 	name, err := CleanObjectName(name)
 	if err != nil {
 		return "", err
@@ -876,7 +861,7 @@ func (s *Storage) SignUploadURL(ctx context.Context, c Caller, bucket, name stri
 	if b.ServerPaths && !c.Service() {
 		return "", errServerPaths()
 	}
-	if !c.writesObjects(b.OrgID) {
+	if !c.WritesObjects(b.OrgID) {
 		return "", errDenied()
 	}
 	if !upsert {
@@ -903,13 +888,13 @@ func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput
 	if err != nil {
 		return nil, err
 	}
-	c := Caller{Role: "service_role"}
+	c := fairbalance.Caller{Role: "service_role"}
 	if cl.Owner != "service_role" {
 		p, err := s.store.View().ProfileByID(ctx, cl.Owner)
 		if err != nil || p.DeactivatedAt != nil {
 			return nil, errDenied()
 		}
-		c = Caller{Role: "authenticated", UserID: cl.Owner, OrgID: p.OrgID, Member: p.Role, Demo: p.OrgID == fairbalance.DemoOrgID}
+		c = fairbalance.Caller{Role: "authenticated", UserID: cl.Owner, OrgID: p.OrgID, Member: p.Role, Demo: p.OrgID == fairbalance.DemoOrgID}
 	}
 	in.Name, in.Upsert, in.serverPath = name, cl.Upsert, cl.Server
 	return s.Upload(ctx, c, in)

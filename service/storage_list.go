@@ -19,7 +19,7 @@ import (
 // a member reaches only the names under "<org_id>/", so the listing is
 // narrowed to them in SQL (never filtered afterwards, which would leave
 // short pages).
-func (s *Storage) listScoped(ctx context.Context, c Caller, b *fairbalance.Bucket, l fairbalance.ObjectListing) ([]fairbalance.ObjectEntry, error) {
+func (s *Storage) listScoped(ctx context.Context, c fairbalance.Caller, b *fairbalance.Bucket, l fairbalance.ObjectListing) ([]fairbalance.ObjectEntry, error) {
 	l.BucketID = b.ID
 	scope := ""
 	if b.ServerPaths && !c.Service() {
@@ -59,7 +59,7 @@ func (s *Storage) listScoped(ctx context.Context, c Caller, b *fairbalance.Bucke
 // list runs list v1: the immediate children of the folder in.Prefix
 // whose names begin with in.Search, at most in.Limit (100 by default,
 // 1500 at most) after skipping in.Offset.
-func (s *Storage) list(ctx context.Context, c Caller, b *fairbalance.Bucket, in ListInput) ([]ListEntry, error) {
+func (s *Storage) list(ctx context.Context, c fairbalance.Caller, b *fairbalance.Bucket, in ListInput) ([]ListEntry, error) {
 	prefix := strings.Trim(in.Prefix, "/")
 	if prefix != "" {
 		prefix += "/"
@@ -173,7 +173,7 @@ func decodeCursor(cur string, in *ListV2Input) (name string, after time.Time, er
 // ListV2 lists a bucket's objects by pages, continuing from a cursor:
 // flat, or with the names that have a "/" after the prefix grouped into
 // folders; by name or by a time column (then name).
-func (s *Storage) ListV2(ctx context.Context, c Caller, bucket string, in ListV2Input) (*ListV2Page, error) {
+func (s *Storage) ListV2(ctx context.Context, c fairbalance.Caller, bucket string, in ListV2Input) (*ListV2Page, error) {
 	b, err := s.bucket(ctx, s.store.View(), c, bucket)
 	if err != nil {
 		return nil, err

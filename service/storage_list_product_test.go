@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"fairbalance"
 	"fairbalance/service"
 )
 
@@ -16,7 +17,7 @@ func TestStorageListingProductBucket(t *testing.T) {
 		s, _ := newStorage(t, m, blobs)
 		ctx := m.ctx
 		viewer := m.members["own"]["viewer"]
-		svc := service.Caller{Role: "service_role"}
+		svc := fairbalance.Caller{Role: "service_role"}
 		for _, n := range []string{m.orgs["own"] + "/x.pdf", m.orgs["own"] + "/y.pdf", m.orgs["other"] + "/z.pdf"} {
 			if _, err := s.Upload(ctx, svc, service.UploadInput{Bucket: "asset-files", Name: n, Body: bytes.NewReader(pdfBytes)}); err != nil {
 				t.Fatal(err)

@@ -17,12 +17,12 @@ import (
 
 // The tables of the organisation records, as the data API serves them.
 
-func nowDefault(_ Caller, now time.Time) any { return now }
-func uuidDefault(Caller, time.Time) any      { return auth.NewUUID() }
-func member(c Caller) bool                   { return !c.Anon() }
+func nowDefault(_ fairbalance.Caller, now time.Time) any { return now }
+func uuidDefault(fairbalance.Caller, time.Time) any      { return auth.NewUUID() }
+func member(c fairbalance.Caller) bool                   { return !c.Anon() }
 
-func orgScoped(column string) func(c Caller) (*fairbalance.Cond, bool) {
-	return func(c Caller) (*fairbalance.Cond, bool) {
+func orgScoped(column string) func(c fairbalance.Caller) (*fairbalance.Cond, bool) {
+	return func(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 		if !c.InOrg() {
 			return nothing, !c.Anon()
 		}
@@ -38,16 +38,16 @@ func OrgsTable() *TableSpec {
 		Columns: []ColumnSpec{
 			{Name: "id", Type: fairbalance.TypeText, ServerSet: true, Default: uuidDefault},
 			{Name: "name", Type: fairbalance.TypeText},
-			{Name: "industry", Type: fairbalance.TypeText, Default: func(Caller, time.Time) any { return "" }},
-			{Name: "created_by", Type: fairbalance.TypeText, ServerSet: true, Default: func(c Caller, _ time.Time) any { return c.UserID }},
+			{Name: "industry", Type: fairbalance.TypeText, Default: func(fairbalance.Caller, time.Time) any { return "" }},
+			{Name: "created_by", Type: fairbalance.TypeText, ServerSet: true, Default: func(c fairbalance.Caller, _ time.Time) any { return c.UserID }},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true, Default: nowDefault},
 			{Name: "updated_at", Type: fairbalance.TypeTimestamp, ServerSet: true, Default: nowDefault},
 		},
 		Relations: []RelationSpec{{Name: "profiles_v2", Table: "profiles_v2", LocalColumn: "id", ForeignColumn: "org_id", Many: true}},
 		Rows:      orgScoped("id"),
-		CanInsert: func(c Caller) bool { return !c.Anon() && c.OrgID == "" },
-		CanUpdate: func(c Caller) bool { return c.IsAdmin() },
-		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c Caller, row map[string]any) error {
+		CanInsert: func(c fairbalance.Caller) bool { return !c.Anon() && c.OrgID == "" },
+		CanUpdate: func(c fairbalance.Caller) bool { return c.IsAdmin() },
+		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			if name, _ := row["name"].(string); len(name) == 0 || len(name) > 200 {
 				return pgErr(http.StatusBadRequest, "23514", "new row for relation \"orgs\" violates check constraint \"orgs_name_check\"", "An organisation needs a name of 1 to 200 characters.", "")
 			}
@@ -75,7 +75,7 @@ func ProfilesTable() *TableSpec {
 			{Name: "deactivated_at", Type: fairbalance.TypeTimestamp, Nullable: true, ServerSet: true},
 		},
 		Relations: []RelationSpec{{Name: "orgs", Table: "orgs", LocalColumn: "org_id", ForeignColumn: "id"}},
-		Rows: func(c Caller) (*fairbalance.Cond, bool) {
+		Rows: func(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 			if c.Anon() {
 				return nil, false
 			}
@@ -106,7 +106,7 @@ var roleRank = map[string]int{
 //     bootstrap lets a user make themselves admin while the instance has no
 //     admin at all;
 //   - names and avatars: the profile's owner or an admin of its organisation.
-func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c Caller, values map[string]any, where *fairbalance.Cond) error {
+func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 	if v, ok := values["avatar_url"]; ok {
 		s, _ := v.(string)
 		if err := checkAvatarURL(s); err != nil {
@@ -224,7 +224,7 @@ func WorkspaceSettingsTable() *TableSpec {
 			{Name: "block_indexing", Type: fairbalance.TypeBoolean},
 			{Name: "updated_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 		},
-		Rows: func(c Caller) (*fairbalance.Cond, bool) { return nil, !c.Anon() },
+		Rows: func(c fairbalance.Caller) (*fairbalance.Cond, bool) { return nil, !c.Anon() },
 	}
 }
 

@@ -73,7 +73,7 @@ func InvitesTable() *TableSpec {
 	return &TableSpec{
 		Name: "invites", Source: "invites_view", Key: []string{"id"},
 		Columns: inviteColumns,
-		Rows: func(c Caller) (*fairbalance.Cond, bool) {
+		Rows: func(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 			switch {
 			case c.Anon():
 				return nil, false
@@ -85,8 +85,8 @@ func InvitesTable() *TableSpec {
 	}
 }
 
-func boolDefault(v bool) func(Caller, time.Time) any {
-	return func(Caller, time.Time) any { return v }
+func boolDefault(v bool) func(fairbalance.Caller, time.Time) any {
+	return func(fairbalance.Caller, time.Time) any { return v }
 }
 
 // NotificationPreferencesTable is notification_preferences: one row per
@@ -94,14 +94,14 @@ func boolDefault(v bool) func(Caller, time.Time) any {
 // the defaults apply (every notification on, the weekly digest off). Each
 // user reads and writes only their own row.
 func NotificationPreferencesTable() *TableSpec {
-	own := func(c Caller) (*fairbalance.Cond, bool) {
+	own := func(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 		if c.Anon() {
 			return nil, false
 		}
 		return &fairbalance.Cond{Column: "user_id", Operator: "eq", Value: c.UserID}, true
 	}
-	signedIn := func(c Caller) bool { return !c.Anon() && c.UserID != "" }
-	refuse := func(c Caller) error {
+	signedIn := func(c fairbalance.Caller) bool { return !c.Anon() && c.UserID != "" }
+	refuse := func(c fairbalance.Caller) error {
 		e := denied(c, "new row violates row-level security policy for table \"notification_preferences\"")
 		e.Details = "Each member sets only their own notification preferences."
 		return e
@@ -109,7 +109,7 @@ func NotificationPreferencesTable() *TableSpec {
 	return &TableSpec{
 		Name: "notification_preferences", Key: []string{"user_id"},
 		Columns: []ColumnSpec{
-			{Name: "user_id", Type: fairbalance.TypeText, Default: func(c Caller, _ time.Time) any { return c.UserID }},
+			{Name: "user_id", Type: fairbalance.TypeText, Default: func(c fairbalance.Caller, _ time.Time) any { return c.UserID }},
 			{Name: "review_assigned", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
 			{Name: "review_decision", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
 			{Name: "comment_mention", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
@@ -121,13 +121,13 @@ func NotificationPreferencesTable() *TableSpec {
 		Rows:      own,
 		CanInsert: signedIn,
 		CanUpdate: signedIn,
-		CheckInsert: func(_ context.Context, _ fairbalance.Tx, c Caller, row map[string]any) error {
+		CheckInsert: func(_ context.Context, _ fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			if row["user_id"] != c.UserID {
 				return refuse(c)
 			}
 			return nil
 		},
-		CheckUpdate: func(_ context.Context, _ fairbalance.Tx, c Caller, values map[string]any, _ *fairbalance.Cond) error {
+		CheckUpdate: func(_ context.Context, _ fairbalance.Tx, c fairbalance.Caller, values map[string]any, _ *fairbalance.Cond) error {
 			if v, ok := values["user_id"]; ok && v != c.UserID {
 				return refuse(c)
 			}
@@ -158,7 +158,7 @@ func uuidArg(fn string, args map[string]any, k string) (string, error) {
 
 // appendAudit appends an entry of the caller's organisation (or the
 // instance's chain for a caller without one) in tx.
-func appendAudit(ctx context.Context, tx fairbalance.Tx, c Caller, e *fairbalance.AuditEntry) error {
+func appendAudit(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, e *fairbalance.AuditEntry) error {
 	e.OrgID, e.ActorID = c.OrgID, c.UserID
 	if c.Service() {
 		e.OrgID, e.ActorID = "", "service_role"
@@ -188,7 +188,7 @@ func inviteRow(i *fairbalance.Invite, now time.Time) map[string]any {
 }
 
 // orgInvite finds an invitation of the caller's organisation.
-func orgInvite(ctx context.Context, tx fairbalance.Tx, c Caller, id string) (*fairbalance.Invite, error) {
+func orgInvite(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, id string) (*fairbalance.Invite, error) {
 	inv, err := tx.InviteByID(ctx, id)
 	if errors.Is(err, fairbalance.ErrNotFound) || err == nil && inv.OrgID != c.OrgID {
 		return nil, raise("Invitation not found")
@@ -253,7 +253,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// revoke_invite(invite_id): an admin withdraws a pending (or
 			// expired) invitation of the organisation; returns its invites row.
 			Name: "revoke_invite", Args: []string{"invite_id"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				if !c.IsAdmin() {
 					return nil, denied(c, "only administrators revoke invitations")
 				}
@@ -290,7 +290,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// The old token stops working. Returns {id, email, role, token,
 			// expires_at}; the token is shown this once.
 			Name: "resend_invite", Args: []string{"invite_id"}, Mails: true,
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				if !c.IsAdmin() {
 					return nil, denied(c, "only administrators resend invitations")
 				}
@@ -362,7 +362,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// list_sessions(): the caller's active sessions, the current
 			// one (the session of the caller's token) first.
 			Name: "list_sessions", ReadOnly: true,
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, _ map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, _ map[string]any) (any, error) {
 				if c.Anon() {
 					return nil, denied(c, "sign in to list your sessions")
 				}
@@ -403,7 +403,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// sessions (its refresh tokens stop working at once; access
 			// tokens already issued run out at their expiry).
 			Name: "revoke_session", Args: []string{"session_id"},
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 				if c.Anon() || c.UserID == "" {
 					return nil, denied(c, "sign in to end your sessions")
 				}
@@ -437,7 +437,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// verify_audit_chain(): recomputes the caller's organisation's
 			// audit chain and records the outcome in it.
 			Name: "verify_audit_chain", ReadOnly: true,
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, _ map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, _ map[string]any) (any, error) {
 				if !c.InOrg() {
 					return nil, denied(c, "only members of an organisation verify its audit trail")
 				}
@@ -449,7 +449,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// get their organisation's last 20 e-mails (never bodies or
 			// links, which hold tokens).
 			Name: "diagnostics", ReadOnly: true,
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, _ map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, _ map[string]any) (any, error) {
 				if c.Anon() {
 					return nil, denied(c, "sign in to read the diagnostics")
 				}
@@ -460,7 +460,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 			// pilot_status(): the pilot checklist of the caller's
 			// organisation, ticked from its data.
 			Name: "pilot_status", ReadOnly: true,
-			Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, _ map[string]any) (any, error) {
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, _ map[string]any) (any, error) {
 				if !c.InOrg() {
 					return nil, denied(c, "only members of an organisation read its pilot checklist")
 				}
@@ -482,7 +482,7 @@ func (d *Data) memberSwitch(name string, deactivate bool) *FunctionSpec {
 	}
 	return &FunctionSpec{
 		Name: name, Args: []string{"user_id"},
-		Call: func(ctx context.Context, tx fairbalance.Tx, c Caller, args map[string]any) (any, error) {
+		Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 			if !c.IsAdmin() {
 				return nil, denied(c, "only administrators "+verb+" members")
 			}

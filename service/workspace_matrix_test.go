@@ -61,7 +61,7 @@ func (m *matrixEnv) seedSession(t *testing.T, userID string) string {
 }
 
 func checkWorkspaceMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, check func(string, bool)) {
-	anon := service.Caller{Role: "anon"}
+	anon := fairbalance.Caller{Role: "anon"}
 	rows := func(raw json.RawMessage) []map[string]any {
 		var out []map[string]any
 		if err := json.Unmarshal(raw, &out); err != nil {

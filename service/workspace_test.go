@@ -24,7 +24,7 @@ import (
 // Behaviour of the workspace tables and functions beyond who may call
 // them (see workspace_matrix_test.go for that).
 
-func call(t *testing.T, m *matrixEnv, c service.Caller, fn string, args map[string]any) map[string]any {
+func call(t *testing.T, m *matrixEnv, c fairbalance.Caller, fn string, args map[string]any) map[string]any {
 	t.Helper()
 	raw, err := m.data.Call(m.ctx, c, fn, args, false)
 	if err != nil {
@@ -37,7 +37,7 @@ func call(t *testing.T, m *matrixEnv, c service.Caller, fn string, args map[stri
 	return out
 }
 
-func readRows(t *testing.T, m *matrixEnv, c service.Caller, table, query string) []map[string]any {
+func readRows(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query string) []map[string]any {
 	t.Helper()
 	res, err := m.data.Read(m.ctx, c, table, req(t, query))
 	if err != nil {
@@ -126,10 +126,10 @@ func TestInvitationsLifecycle(t *testing.T) {
 			if woken.Load() != 1 {
 				t.Fatal("the mailer was not woken")
 			}
-			if _, err := m.data.Call(m.ctx, service.Caller{Role: "anon"}, "get_invite", map[string]any{"token": token}, true); pgCode(err) != "P0001" {
+			if _, err := m.data.Call(m.ctx, fairbalance.Caller{Role: "anon"}, "get_invite", map[string]any{"token": token}, true); pgCode(err) != "P0001" {
 				t.Fatalf("old token: %v", err)
 			}
-			if raw, err := m.data.Call(m.ctx, service.Caller{Role: "anon"}, "get_invite", map[string]any{"token": fresh}, true); err != nil || !strings.Contains(string(raw), "reviewer_legal") {
+			if raw, err := m.data.Call(m.ctx, fairbalance.Caller{Role: "anon"}, "get_invite", map[string]any{"token": fresh}, true); err != nil || !strings.Contains(string(raw), "reviewer_legal") {
 				t.Fatalf("new token: %s %v", raw, err)
 			}
 			mails, err := m.db.View().OrgMail(m.ctx, own, 5)
@@ -163,7 +163,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 			if e := lastEntry(t, m, own, fairbalance.ActionInviteRevoked); e.ObjectID != id || !strings.Contains(string(e.Before), `"pending"`) || !strings.Contains(string(e.After), `"revoked"`) {
 				t.Fatalf("invite_revoked entry %+v", e)
 			}
-			if _, err := m.data.Call(m.ctx, service.Caller{Role: "anon"}, "get_invite", map[string]any{"token": fresh}, true); pgCode(err) != "P0001" {
+			if _, err := m.data.Call(m.ctx, fairbalance.Caller{Role: "anon"}, "get_invite", map[string]any{"token": fresh}, true); pgCode(err) != "P0001" {
 				t.Fatalf("revoked token: %v", err)
 			}
 			pe = wantCode(t, "revoke twice", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": id}, false)), "P0001")
@@ -175,7 +175,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 			// An accepted invitation is neither revoked nor resent.
 			joiner := m.members["own"][fairbalance.RoleViewer]
 			acc := call(t, m, admin, "create_invite", map[string]any{"email": "own-viewer@example.com", "role": "marketer"})
-			if ok := call(t, m, service.Caller{Role: "authenticated", UserID: joiner.UserID}, "accept_invite", map[string]any{"token": acc["token"]}); ok["success"] != true {
+			if ok := call(t, m, fairbalance.Caller{Role: "authenticated", UserID: joiner.UserID}, "accept_invite", map[string]any{"token": acc["token"]}); ok["success"] != true {
 				t.Fatalf("accept_invite %v", ok)
 			}
 			if e := lastEntry(t, m, own, fairbalance.ActionInviteAccepted); e.ActorID != joiner.UserID || e.ObjectID != acc["id"] {
@@ -302,7 +302,7 @@ func TestMemberDeactivationEndsSessions(t *testing.T) {
 		if _, err := e.id.Refresh(e.ctx, e.c, s1.RefreshToken); err != nil {
 			t.Fatal(err)
 		}
-		c := service.Caller{Role: "authenticated", UserID: owner, OrgID: orgID, Member: fairbalance.RoleOwner}
+		c := fairbalance.Caller{Role: "authenticated", UserID: owner, OrgID: orgID, Member: fairbalance.RoleOwner}
 		raw, err := d.Call(e.ctx, c, "deactivate_member", map[string]any{"user_id": victim}, false)
 		if err != nil {
 			t.Fatal(err)
@@ -431,7 +431,7 @@ func TestSessionsListAndRevoke(t *testing.T) {
 			ids[s] = e.principal(s).Session.ID
 		}
 		sid := func(s *service.Session) string { return ids[s] }
-		c := service.Caller{Role: "authenticated", UserID: uid, SessionID: sid(s1)}
+		c := fairbalance.Caller{Role: "authenticated", UserID: uid, SessionID: sid(s1)}
 		list := func() []map[string]any {
 			t.Helper()
 			raw, err := d.Call(e.ctx, c, "list_sessions", nil, true)
@@ -706,7 +706,7 @@ func TestCSV(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			csv := func(c service.Caller, table, query, prefer string) (string, service.CSVInfo, bool, error) {
+			csv := func(c fairbalance.Caller, table, query, prefer string) (string, service.CSVInfo, bool, error) {
 				var b bytes.Buffer
 				var info service.CSVInfo
 				started := false
@@ -748,7 +748,7 @@ func TestCSV(t *testing.T) {
 			if _, _, started, err := csv(viewer, "members", "select=nope", ""); started || pgCode(err) != "42703" {
 				t.Fatalf("bad column: started %v, %v", started, err)
 			}
-			if _, _, started, err := csv(service.Caller{Role: "anon"}, "members", "select=id", ""); started || !denied(err) {
+			if _, _, started, err := csv(fairbalance.Caller{Role: "anon"}, "members", "select=id", ""); started || !denied(err) {
 				t.Fatalf("anonymous: started %v, %v", started, err)
 			}
 			// Exports are not capped at MaxRows.

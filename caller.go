@@ -1,0 +1,67 @@
+package fairbalance
+
+// Caller is who makes a request, as every surface (data API, storage,
+// functions, signed uploads) learns it from the request's credentials. The
+// service layer decides every permission from a Caller alone.
+type Caller struct {
+	// Role is "anon", "authenticated" or "service_role".
+	Role string
+	// UserID, OrgID and Member (the member role) describe a signed-in
+	// member; OrgID is "" until the member joins an organisation.
+	UserID string
+	OrgID  string
+	Member string
+	// Demo callers (members of the demo organisation) only read.
+	Demo bool
+	// SessionID is the session_id claim of the caller's access token
+	// ("" for keys and tokens without one).
+	SessionID string
+}
+
+// Service reports whether the caller acts with full rights.
+func (c Caller) Service() bool { return c.Role == "service_role" }
+
+// Anon reports whether the caller is not signed in.
+func (c Caller) Anon() bool { return c.Role == "anon" || c.Role == "" }
+
+// InOrg reports whether the caller is a member of an organisation.
+func (c Caller) InOrg() bool { return !c.Anon() && c.OrgID != "" }
+
+// IsAdmin reports whether the caller administers its organisation.
+func (c Caller) IsAdmin() bool {
+	return c.InOrg() && (c.Member == RoleOwner || c.Member == RoleAdmin)
+}
+
+// WritesContent reports whether the caller may create and change the
+// organisation's content (assets, versions, references, claims, modules):
+// owners, admins and marketers, never a demo session.
+func (c Caller) WritesContent() bool {
+	if !c.InOrg() || c.Demo {
+		return false
+	}
+	switch c.Member {
+	case RoleOwner, RoleAdmin, RoleMarketer:
+		return true
+	}
+	return false
+}
+
+// WritesProducts reports whether the caller may change the organisation's
+// products: its administrators, never a demo session.
+func (c Caller) WritesProducts() bool { return c.IsAdmin() && !c.Demo }
+
+// Sees reports whether the caller may see what belongs to orgID.
+func (c Caller) Sees(orgID string) bool {
+	return c.Service() || (c.InOrg() && c.OrgID == orgID)
+}
+
+// WritesObjects reports whether the caller may change stored objects of orgID.
+func (c Caller) WritesObjects(orgID string) bool {
+	return c.Service() || (c.Sees(orgID) && !c.Demo && c.Member != RoleViewer)
+}
+
+// ManagesBuckets reports whether the caller may create, update or delete
+// buckets of orgID.
+func (c Caller) ManagesBuckets(orgID string) bool {
+	return c.Service() || (c.Sees(orgID) && !c.Demo && (c.Member == RoleOwner || c.Member == RoleAdmin))
+}
