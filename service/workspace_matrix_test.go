@@ -11,7 +11,6 @@ import (
 	"fairbalance"
 	"fairbalance/auth"
 	"fairbalance/pgrest"
-	"fairbalance/service"
 )
 
 // The workspace tables and functions in the permission matrix (called from
