@@ -90,6 +90,11 @@ type StorageStore interface {
 	// (folders are skipped over with index seeks); with folders and a time
 	// sort, every name under the prefix is read.
 	ListObjects(ctx context.Context, l ObjectListing) ([]ObjectEntry, error)
+	// BlobKeysInUse returns the keys among keys that a row refers to.
+	// storage_objects.blob_key is the only column holding blob keys: the
+	// files of versions and references name objects (bucket and path),
+	// and avatars are URLs. A row is the only thing that keeps a blob.
+	BlobKeysInUse(ctx context.Context, keys []string) (map[string]bool, error)
 }
 
 // ObjectListing asks for one page of a bucket's objects, continuing after

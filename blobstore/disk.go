@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"time"
@@ -182,4 +183,58 @@ func (d *Disk) Copy(ctx context.Context, src, dst string) (Info, error) {
 	}
 	defer b.Close()
 	return d.Put(ctx, dst, b, 0)
+}
+
+// errStopList ends a walk the consumer of List stopped.
+var errStopList = errors.New("blobstore: listing stopped")
+
+// List implements Store: a walk of the root in lexical order of each
+// directory, skipping the temporaries and anything that is not a regular
+// file under a valid key. Files and directories removed during the walk
+// are skipped over.
+func (d *Disk) List(ctx context.Context) iter.Seq2[Info, error] {
+	return func(yield func(Info, error) bool) {
+		err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if p != d.root && errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if e.IsDir() {
+				if p == d.tmp {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !e.Type().IsRegular() {
+				return nil
+			}
+			rel, err := filepath.Rel(d.root, p)
+			if err != nil {
+				return nil
+			}
+			key := filepath.ToSlash(rel)
+			if checkKey(key) != nil {
+				return nil
+			}
+			st, err := e.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			if !yield(Info{Key: key, Size: st.Size(), ModTime: st.ModTime().UTC()}, nil) {
+				return errStopList
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errStopList) {
+			yield(Info{}, fmt.Errorf("blobstore: list: %w", err))
+		}
+	}
 }

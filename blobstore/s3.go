@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"net/http"
 	"net/url"
 	"strings"
@@ -186,16 +187,38 @@ func (s *S3) Temporaries(ctx context.Context) ([]string, error) {
 // Keys lists the keys of every visible blob (for tests and diagnostics).
 func (s *S3) Keys(ctx context.Context) ([]string, error) {
 	var out []string
-	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix, Recursive: true}) {
-		if o.Err != nil {
-			return nil, o.Err
+	for b, err := range s.List(ctx) {
+		if err != nil {
+			return nil, err
 		}
-		k := strings.TrimPrefix(o.Key, s.prefix)
-		if !strings.HasPrefix(k, ".tmp/") {
-			out = append(out, k)
-		}
+		out = append(out, b.Key)
 	}
 	return out, nil
+}
+
+// List implements Store: the objects under Prefix in key order, pages of
+// a thousand requested as the consumer goes; the temporaries and any
+// object whose name is not a valid key (a "folder/" marker) are skipped.
+func (s *S3) List(ctx context.Context) iter.Seq2[Info, error] {
+	return func(yield func(Info, error) bool) {
+		// Ending the context stops the client's listing goroutine when the
+		// consumer stops early.
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix, Recursive: true}) {
+			if o.Err != nil {
+				yield(Info{}, fmt.Errorf("blobstore: s3 list: %w", o.Err))
+				return
+			}
+			k := strings.TrimPrefix(o.Key, s.prefix)
+			if checkKey(k) != nil {
+				continue
+			}
+			if !yield(Info{Key: k, Size: o.Size, ModTime: o.LastModified.UTC()}, nil) {
+				return
+			}
+		}
+	}
 }
 
 func isS3NotFound(err error) bool {

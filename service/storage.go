@@ -35,7 +35,8 @@ import (
 //
 // Bytes go to the blob store first, under a fresh key per upload; the row
 // pointing at them is written afterwards, so a failed or refused upload
-// never shows, and a replaced blob is removed only after the commit.
+// never shows, and a replaced blob is removed only after the commit. Blobs
+// a crash left without a row are reclaimed by ReclaimOrphans.
 type Storage struct {
 	store   fairbalance.Store
 	blobs   fairbalance.BlobStore
@@ -48,6 +49,9 @@ type Storage struct {
 	DefaultMimeTypes []string
 	// UploadURLExpiry is the lifetime of signed upload URLs.
 	UploadURLExpiry time.Duration
+	// ReclaimBatch is how many blobs ReclaimOrphans checks per query
+	// (DefaultReclaimBatch when zero).
+	ReclaimBatch int
 }
 
 // DefaultMaxFileSize is the instance's default upload limit (500 MiB).

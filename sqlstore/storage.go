@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"fairbalance"
 )
@@ -165,4 +166,30 @@ func (q *querier) ObjectsWithPrefix(ctx context.Context, bucketID, prefix string
 		out = append(out, o)
 	}
 	return out, translate(rows.Err())
+}
+
+// BlobKeysInUse implements fairbalance.StorageStore, with one query on
+// the unique index of blob_key (callers pass bounded batches).
+func (q *querier) BlobKeysInUse(ctx context.Context, keys []string) (map[string]bool, error) {
+	used := map[string]bool{}
+	if len(keys) == 0 {
+		return used, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	rows, err := q.query(ctx, `SELECT blob_key FROM storage_objects WHERE blob_key IN (?`+strings.Repeat(`, ?`, len(keys)-1)+`)`, args...)
+	if err != nil {
+		return nil, translate(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return nil, translate(err)
+		}
+		used[k] = true
+	}
+	return used, translate(rows.Err())
 }

@@ -84,6 +84,13 @@ func TestStorageStore(t *testing.T) {
 			if n, _ := db.View().CountObjects(ctx, "docs"); n != 4 {
 				t.Fatalf("count = %d", n)
 			}
+			// Blob keys in use are the ones rows name, and only those.
+			if used, err := db.View().BlobKeysInUse(ctx, []string{"k-1", "k-4", "k-9", "k-"}); err != nil || len(used) != 2 || !used["k-1"] || !used["k-4"] {
+				t.Fatalf("blob keys in use = %v, %v", used, err)
+			}
+			if used, err := db.View().BlobKeysInUse(ctx, nil); err != nil || len(used) != 0 {
+				t.Fatalf("no keys: %v, %v", used, err)
+			}
 			o, err := db.View().ObjectByName(ctx, "docs", "b.pdf")
 			if err != nil || string(o.Metadata) == "" || o.Size != 3 || !o.LastAccessedAt.Equal(now) {
 				t.Fatalf("object = %+v, %v", o, err)
@@ -103,6 +110,9 @@ func TestStorageStore(t *testing.T) {
 			}
 			if err := db.Tx(ctx, func(tx fairbalance.Tx) error { return tx.DeleteObject(ctx, o.ID) }); !errors.Is(err, fairbalance.ErrNotFound) {
 				t.Fatalf("second delete: %v", err)
+			}
+			if used, err := db.View().BlobKeysInUse(ctx, []string{"k-1", "k-4"}); err != nil || len(used) != 1 || !used["k-1"] {
+				t.Fatalf("blob keys in use after a delete = %v, %v", used, err)
 			}
 			b.Public, b.AllowedMimeTypes, b.FileSizeLimit = true, nil, nil
 			if err := db.Tx(ctx, func(tx fairbalance.Tx) error { return tx.UpdateBucket(ctx, b) }); err != nil {

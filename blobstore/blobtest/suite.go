@@ -7,8 +7,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"fairbalance"
 	"fairbalance/blobstore"
@@ -278,6 +280,101 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		}
 		if got := read(t, s, "b/c"); !bytes.Equal(got, data) {
 			t.Fatal("copy differs")
+		}
+	})
+
+	// List yields the visible blobs with their sizes and times, never a
+	// write in progress; a consumer may stop early; a cancelled listing
+	// ends with an error.
+	t.Run("List", func(t *testing.T) {
+		h := open(t)
+		s := h.Store
+		list := func(ctx context.Context) (map[string]fairbalance.BlobInfo, error) {
+			out := map[string]fairbalance.BlobInfo{}
+			for b, err := range s.List(ctx) {
+				if err != nil {
+					return out, err
+				}
+				if _, dup := out[b.Key]; dup {
+					t.Fatalf("%s listed twice", b.Key)
+				}
+				out[b.Key] = b
+			}
+			return out, nil
+		}
+		keysOf := func(m map[string]fairbalance.BlobInfo) []string {
+			var k []string
+			for key := range m {
+				k = append(k, key)
+			}
+			sort.Strings(k)
+			return k
+		}
+		if got, err := list(ctx); err != nil || len(got) != 0 {
+			t.Fatalf("empty store lists %v, %v", got, err)
+		}
+		start := time.Now()
+		want := map[string]int64{}
+		for i, k := range []string{"a", "ab/c", "ab/d/e", "z"} {
+			data := body(i*1000 + 1)
+			if _, err := s.Put(ctx, k, bytes.NewReader(data), 0); err != nil {
+				t.Fatal(err)
+			}
+			want[k] = int64(len(data))
+		}
+		// A put in progress, past its first part.
+		pr, pw := io.Pipe()
+		defer pw.CloseWithError(errors.New("test ended"))
+		done := make(chan error, 1)
+		go func() { _, err := s.Put(ctx, "ab/pending", pr, 0); done <- err }()
+		if _, err := pw.Write(body(6 << 20)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := list(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("listed %v, want %v", keysOf(got), want)
+		}
+		for k, size := range want {
+			b, ok := got[k]
+			if !ok || b.Size != size || b.ModTime.Before(start.Add(-time.Minute)) || b.ModTime.After(time.Now().Add(time.Minute)) {
+				t.Fatalf("%s listed as %+v (%v), want %d bytes written about %v", k, b, ok, size, start)
+			}
+		}
+		if k := keysOf(got); strings.Join(k, ",") != strings.Join(h.Keys(t), ",") {
+			t.Fatalf("listed %v, the store holds %v", k, h.Keys(t))
+		}
+		pw.Close()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if got, err := list(ctx); err != nil || got["ab/pending"].Size != 6<<20 {
+			t.Fatalf("the finished put is not listed: %v, %v", keysOf(got), err)
+		}
+
+		n := 0
+		for _, err := range s.List(ctx) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			break
+		}
+		if n != 1 {
+			t.Fatalf("stopping early yielded %d", n)
+		}
+		if err := s.Delete(ctx, "ab/c"); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := list(ctx); err != nil || len(got) != 4 || got["ab/c"].Key != "" {
+			t.Fatalf("after a delete: %v, %v", keysOf(got), err)
+		}
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		if _, err := list(cctx); err == nil {
+			t.Fatal("a cancelled listing ended without an error")
 		}
 	})
 

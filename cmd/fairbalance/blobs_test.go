@@ -2,10 +2,17 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
+	"fairbalance/auth"
 	"fairbalance/blobstore"
 	"fairbalance/blobstore/blobtest"
 )
@@ -45,5 +52,58 @@ func TestOpenBlobs(t *testing.T) {
 	}
 	if _, _, err := openBlobs(ctx, parse("-s3-endpoint", endpoint, "-s3-bucket", "missing")); err == nil {
 		t.Fatal("a missing bucket was accepted")
+	}
+}
+
+// serve reclaims blobs a crash left without a row: an hour-old orphan in
+// the data directory's files goes (and the pass is logged), a young one
+// stays, and the server still stops cleanly.
+func TestServeReclaimsOrphans(t *testing.T) {
+	delay := reclaimDelay
+	reclaimDelay = 0
+	t.Cleanup(func() { reclaimDelay = delay })
+	dir := t.TempDir()
+	plant := func(age time.Duration) string {
+		id := auth.NewUUID()
+		p := filepath.Join(dir, "files", id[:2], id)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("%PDF-1.4 orphan"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old, young := plant(2*time.Hour), plant(10*time.Minute)
+	logs := &syncBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", dir, "--access-log=false"}, nil, io.Discard, logs)
+	}()
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(logs.String(), "orphan blobs reclaimed") {
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no pass logged:\n%s", logs.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v\n%s", err, logs.String())
+	}
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the old orphan is still there: %v", err)
+	}
+	if _, err := os.Stat(young); err != nil {
+		t.Fatalf("the young orphan was deleted: %v", err)
+	}
+	if !strings.Contains(logs.String(), "deleted=1") {
+		t.Fatalf("the pass's log does not say what it reclaimed:\n%s", logs.String())
 	}
 }

@@ -127,6 +127,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); outbox.Run(bg) }()
+	wg.Add(1)
+	go func() { defer wg.Done(); storage.RunReclaimer(bg, log, reclaimDelay, reclaimInterval) }()
 
 	if created {
 		fmt.Fprintf(stdout, "New keys were generated in %s (keep this file private).\n", filepath.Join(c.DataDir, auth.KeysFileName))
@@ -160,6 +162,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	log.Info("stopped")
 	return nil
 }
+
+// The orphan-blob reclaimer's first pass waits for the server to settle;
+// later passes come every reclaimInterval (blobs become reclaimable only
+// an hour after they were written, so a pass every quarter of an hour
+// leaves an orphan at most an hour and a quarter). Variables for tests.
+var (
+	reclaimDelay    = 2 * time.Minute
+	reclaimInterval = 15 * time.Minute
+)
 
 // openBlobs opens the blob store the configuration names — S3 when a
 // bucket is set, else the data directory's "files" — and the name
