@@ -60,6 +60,14 @@ func (c Caller) WritesObjects(orgID string) bool {
 	return c.Service() || (c.Sees(orgID) && !c.Demo && c.Member != RoleViewer)
 }
 
+// WritesProductFiles reports whether the caller may upload and remove the
+// files of orgID in the product buckets (asset-files, reference-files):
+// the content write rule, since those files are the content's. Reviewers
+// and viewers only read them.
+func (c Caller) WritesProductFiles(orgID string) bool {
+	return c.Service() || (c.Sees(orgID) && c.WritesContent())
+}
+
 // ManagesBuckets reports whether the caller may create, update or delete
 // buckets of orgID.
 func (c Caller) ManagesBuckets(orgID string) bool {

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,7 +23,7 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/blobstore"
+	"fairbalance/blobstore/blobtest"
 	"fairbalance/httpapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
@@ -98,6 +97,8 @@ type harness struct {
 	keys    *auth.Keys
 	id      *service.Identity
 	srv     *httptest.Server
+	// blobs is the storage's blob store.
+	blobs   blobtest.Harness
 	client  *http.Client
 	clock   *clock
 	anon    string
@@ -143,15 +144,18 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 	id.Now = clk.Now
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: dev, Migrate: db.Migrate})
-	blobs, err := blobstore.NewDisk(filepath.Join(t.TempDir(), "files"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	storage := service.NewStorage(db, blobs, keys.Secret)
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
+	blobs := blobtest.Open(t, "disk")
+	storage := service.NewStorage(db, blobs.Store, keys.Secret)
+	// The data API with the content functions, which reach the storage
+	// (prepare_upload).
+	data := service.NewData(db, append(append(service.RecordTables(), service.WorkspaceTables()...), service.ContentTables()...)...)
+	data.RegisterFunctions(data.RecordFunctions()...)
+	data.RegisterFunctions(data.WorkspaceFunctions()...)
+	data.RegisterFunctions(service.NewContent(storage).Functions()...)
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: data, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
-		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk,
+		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk, blobs: blobs,
 		anon: keys.APIKey("anon"), service: keys.APIKey("service_role"), ctx: context.Background(),
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 	}

@@ -237,3 +237,70 @@ func TestStorageUploadCutShort(t *testing.T) {
 		t.Fatalf("list after a cut upload: %s", l)
 	}
 }
+
+// prepare_upload's declared size is the most its signed upload carries: a
+// larger body, raw or multipart, a byte or megabytes over, is refused with
+// storage's 413 in the storage shape and leaves neither a blob nor a row;
+// the declared size itself, or less, is stored.
+func TestStorageSignedUploadDeclaredSize(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		h = h.in(t)
+		marketer := h.orgMember("marketer@a.example", "org-a", "marketer")
+		prepare := func(size int) (path, signedURL string) {
+			var out map[string]any
+			h.do("POST", "/rest/v1/rpc/prepare_upload", map[string]any{"bucket": "asset-files", "file_name": "deck.pdf", "content_type": "application/pdf", "size": size},
+				bearer(marketer)).OK(200).Decode(&out)
+			return out["path"].(string), out["signed_url"].(string)
+		}
+		info := func(path string) *response {
+			return h.do("GET", "/storage/v1/object/info/asset-files/"+path, nil, bearer(marketer))
+		}
+		over := append(append([]byte{}, testPDF...), ' ')
+		mb, ct := multipartBody(t, over)
+		huge := append(append([]byte{}, testPDF...), make([]byte, 3<<20)...)
+		for _, c := range []struct {
+			what string
+			body []byte
+			opts []reqOpt
+		}{
+			{"one byte over", over, nil},
+			{"one byte over, multipart", mb, []reqOpt{header("Content-Type", ct)}},
+			{"megabytes over", huge, nil},
+		} {
+			path, signed := prepare(len(testPDF))
+			r := h.do("PUT", signed, c.body, append([]reqOpt{header("Content-Type", "application/pdf")}, c.opts...)...)
+			storageErr(t, r, "413", "EntityTooLarge")
+			if msg := r.JSON()["message"]; !strings.Contains(fmt.Sprint(msg), "declared") {
+				t.Fatalf("%s: message %q", c.what, msg)
+			}
+			storageErr(t, info(path), "404", "NoSuchKey")
+			if k := h.blobs.Keys(t); len(k) != 0 {
+				t.Fatalf("%s: blobs left %v", c.what, k)
+			}
+			if tmp := h.blobs.Temporaries(t); len(tmp) != 0 {
+				t.Fatalf("%s: temporaries left %v", c.what, tmp)
+			}
+		}
+		ents, err := h.db.View().ListAudit(h.ctx, fairbalance.AuditFilter{OrgID: "org-a", Limit: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			if e.Action == fairbalance.ActionObjectCreated {
+				t.Fatalf("a refused upload was audited: %+v", e)
+			}
+		}
+
+		path, signed := prepare(len(testPDF))
+		h.do("PUT", signed, testPDF, header("Content-Type", "application/pdf")).OK(200)
+		if got := info(path).OK(200).JSON(); got["size"] != float64(len(testPDF)) {
+			t.Fatalf("info %v", got)
+		}
+		path, signed = prepare(len(testPDF) + 100)
+		h.do("PUT", signed, testPDF, header("Content-Type", "application/pdf")).OK(200)
+		info(path).OK(200)
+		if k := h.blobs.Keys(t); len(k) != 2 {
+			t.Fatalf("blobs %v", k)
+		}
+	})
+}

@@ -189,7 +189,8 @@ func argInt(args map[string]any, k string) (int64, bool) {
 }
 
 // prepareUpload issues the signed upload URL of a new object in a product
-// bucket, under a name the server chooses in the caller's organisation.
+// bucket, under a name the server chooses in the caller's organisation;
+// the upload may carry at most the declared size.
 func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
@@ -224,7 +225,7 @@ func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairb
 		return nil, raise(fmt.Sprintf("The file is larger than the limit of %d MB.", limit>>20))
 	}
 	path := c.OrgID + "/" + auth.NewUUID() + "." + ext
-	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID)
+	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID, size)
 	if err != nil {
 		return nil, err
 	}

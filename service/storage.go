@@ -168,6 +168,16 @@ func hides(c fairbalance.Caller, b *fairbalance.Bucket, o *fairbalance.StoredObj
 	return b.ServerPaths && !c.Sees(o.OrgID)
 }
 
+// writes reports whether c may upload, move or remove objects of org in
+// b: in a product bucket by the content write rule, elsewhere by the
+// object rule (anyone but viewers).
+func writes(c fairbalance.Caller, b *fairbalance.Bucket, org string) bool {
+	if b.ServerPaths {
+		return c.WritesProductFiles(org)
+	}
+	return c.WritesObjects(org)
+}
+
 // audit appends e to the chain of the bucket's organisation.
 func (s *Storage) audit(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, orgID string, e *fairbalance.AuditEntry) error {
 	e.OrgID, e.ActorID = orgID, c.UserID
@@ -373,6 +383,9 @@ type UploadInput struct {
 	// serverPath is set for an upload with a token of prepare_upload, the
 	// only way into a product bucket.
 	serverPath bool
+	// declared is the size prepare_upload was told, the most the body
+	// may carry (0: only the bucket's and the instance's limits).
+	declared int64
 }
 
 // SniffContentType returns the content type of the head of a body, as
@@ -430,7 +443,7 @@ func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInp
 		return nil, errServerPaths()
 	}
 	org := objectOrg(b, name)
-	if !c.WritesObjects(org) {
+	if !writes(c, b, org) {
 		return nil, errDenied()
 	}
 	if !in.Upsert {
@@ -444,9 +457,10 @@ func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInp
 	} else if !json.Valid(meta) || meta[0] != '{' {
 		return nil, fairbalance.Errorf(fairbalance.KindInvalid, CodeInvalidRequest, "metadata must be a JSON object")
 	}
-	limit := s.MaxFileSize
-	if b.FileSizeLimit != nil && *b.FileSizeLimit < limit {
-		limit = *b.FileSizeLimit
+	limit, _ := s.Limits(b)
+	tooLarge := "The object exceeded the maximum allowed size"
+	if in.declared > 0 && in.declared < limit {
+		limit, tooLarge = in.declared, "The object is larger than the size declared when its upload was prepared"
 	}
 	head := make([]byte, 512)
 	n, err := io.ReadFull(in.Body, head)
@@ -467,7 +481,7 @@ func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInp
 	info, err := s.blobs.Put(ctx, key, io.MultiReader(bytes.NewReader(head), body), limit)
 	switch {
 	case errors.Is(err, fairbalance.ErrBlobTooLarge):
-		return nil, fairbalance.Errorf(fairbalance.KindTooLarge, CodeEntityTooLarge, "The object exceeded the maximum allowed size")
+		return nil, fairbalance.Errorf(fairbalance.KindTooLarge, CodeEntityTooLarge, "%s", tooLarge)
 	case err != nil && body.err != nil:
 		// The client's fault (the body broke off); nothing was stored.
 		return nil, &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: CodeInvalidRequest, Message: "The upload was interrupted", Err: body.err}
@@ -644,7 +658,13 @@ func (s *Storage) Remove(ctx context.Context, c fairbalance.Caller, bucket strin
 		if err != nil {
 			return err
 		}
-		if !b.ServerPaths && !c.WritesObjects(b.OrgID) {
+		scope := b.OrgID
+		if b.ServerPaths {
+			// A product bucket holds every organisation's files; the caller
+			// removes their own (others' are skipped below as invisible).
+			scope = c.OrgID
+		}
+		if !writes(c, b, scope) {
 			return errDenied()
 		}
 		for _, n := range names {
@@ -662,7 +682,7 @@ func (s *Storage) Remove(ctx context.Context, c fairbalance.Caller, bucket strin
 			if hides(c, b, o) {
 				continue
 			}
-			if !c.WritesObjects(o.OrgID) {
+			if !writes(c, b, o.OrgID) {
 				return errDenied()
 			}
 			if b.ServerPaths {
@@ -722,12 +742,15 @@ func (s *Storage) relocate(ctx context.Context, c fairbalance.Caller, bucket, fr
 	if err != nil {
 		return nil, err
 	}
-	if sb, err := s.bucket(ctx, s.store.View(), c, bucket); err != nil {
+	sb, err := s.bucket(ctx, s.store.View(), c, bucket)
+	if err != nil {
 		return nil, err
-	} else if (sb.ServerPaths || db.ServerPaths) && !c.Service() {
+	}
+	if (sb.ServerPaths || db.ServerPaths) && !c.Service() {
 		return nil, errServerPaths()
 	}
-	if !c.WritesObjects(src.OrgID) || !c.WritesObjects(db.OrgID) {
+	destOrg := objectOrg(db, to)
+	if !writes(c, sb, src.OrgID) || !writes(c, db, destOrg) {
 		return nil, errDenied()
 	}
 	if db.AllowedMimeTypes != nil {
@@ -741,7 +764,7 @@ func (s *Storage) relocate(ctx context.Context, c fairbalance.Caller, bucket, fr
 	}
 	now := s.Now()
 	o := *src
-	o.BucketID, o.Name, o.OrgID, o.UpdatedAt = destBucket, to, db.OrgID, now
+	o.BucketID, o.Name, o.OrgID, o.UpdatedAt = destBucket, to, destOrg, now
 	newKey := ""
 	if copying {
 		newKey = blobKey()
@@ -779,7 +802,7 @@ func (s *Storage) relocate(ctx context.Context, c fairbalance.Caller, bucket, fr
 		if err != nil {
 			return err
 		}
-		return s.audit(ctx, tx, c, db.OrgID, &fairbalance.AuditEntry{Action: action, ObjectType: "object", ObjectID: o.ID, Before: objectJSON(src), After: objectJSON(&o)})
+		return s.audit(ctx, tx, c, destOrg, &fairbalance.AuditEntry{Action: action, ObjectType: "object", ObjectID: o.ID, Before: objectJSON(src), After: objectJSON(&o)})
 	})
 	if err != nil {
 		if newKey != "" {
@@ -797,8 +820,10 @@ type signedClaims struct {
 	Scope  string `json:"scope"`
 	Owner  string `json:"owner,omitempty"`
 	Upsert bool   `json:"upsert,omitempty"`
-	// Server marks a token of prepare_upload, for a name the server chose.
-	Server bool `json:"srv,omitempty"`
+	// Server marks a token of prepare_upload, for a name the server chose;
+	// Size is the size declared there, the most the upload may carry.
+	Server bool  `json:"srv,omitempty"`
+	Size   int64 `json:"size,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -865,7 +890,7 @@ func (s *Storage) SignUploadURL(ctx context.Context, c fairbalance.Caller, bucke
 	if b.ServerPaths && !c.Service() {
 		return "", errServerPaths()
 	}
-	if !c.WritesObjects(b.OrgID) {
+	if !writes(c, b, objectOrg(b, name)) {
 		return "", errDenied()
 	}
 	if !upsert {
@@ -900,15 +925,23 @@ func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput
 		}
 		c = fairbalance.Caller{Role: "authenticated", UserID: cl.Owner, OrgID: p.OrgID, Member: p.Role, Demo: p.OrgID == fairbalance.DemoOrgID}
 	}
-	in.Name, in.Upsert, in.serverPath = name, cl.Upsert, cl.Server
+	if cl.Server && cl.Size <= 0 {
+		// Every token of prepare_upload carries the declared size.
+		return nil, fairbalance.Errorf(fairbalance.KindInvalid, CodeInvalidSignature, "Invalid signature")
+	}
+	in.Name, in.Upsert, in.serverPath, in.declared = name, cl.Upsert, cl.Server, cl.Size
 	return s.Upload(ctx, c, in)
 }
 
 // SignServerUpload returns an upload token for name, a path the server
 // chose in a product bucket, for the member userID (the content function
-// prepare_upload has checked their rights). The token never replaces.
-func (s *Storage) SignServerUpload(bucket, name, userID string) (string, error) {
-	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: userID, Server: true}, s.UploadURLExpiry)
+// prepare_upload has checked their rights), carrying at most size bytes
+// (the size declared there; positive). The token never replaces.
+func (s *Storage) SignServerUpload(bucket, name, userID string, size int64) (string, error) {
+	if size <= 0 {
+		return "", fmt.Errorf("storage: a server upload of %d bytes", size)
+	}
+	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: userID, Server: true, Size: size}, s.UploadURLExpiry)
 }
 
 // Limits returns the size limit and the allowed types of uploads to b.

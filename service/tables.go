@@ -105,7 +105,9 @@ var roleRank = map[string]int{
 //     own profile and never above their own role; the first-admin
 //     bootstrap lets a user make themselves admin while the instance has no
 //     admin at all;
-//   - names and avatars: the profile's owner or an admin of its organisation.
+//   - names and avatars: the profile's owner or an admin of its
+//     organisation, never one whose role is above the admin's (an admin
+//     does not rename the organisation's owner).
 func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 	if v, ok := values["avatar_url"]; ok {
 		s, _ := v.(string)
@@ -188,8 +190,14 @@ func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Ca
 			}
 		}
 		for _, k := range []string{"full_name", "avatar_url"} {
-			if _, ok := values[k]; ok && !own && !sameOrgAdmin {
+			if _, ok := values[k]; !ok || own {
+				continue
+			}
+			if !sameOrgAdmin {
 				return refuse("Only the member or an administrator changes a profile.")
+			}
+			if roleRank[p.Role] > roleRank[c.Member] {
+				return refuse("Only the owner changes the owner's name and picture.")
 			}
 		}
 	}
