@@ -33,15 +33,22 @@ func newContentEnv(t *testing.T, backend string) *matrixEnv {
 // newContentStorageEnv is newContentEnv with its storage service, on the
 // blob backend blobs.
 func newContentStorageEnv(t *testing.T, backend, blobs string) (*matrixEnv, *service.Storage) {
+	m, s, _ := newContentBlobsEnv(t, backend, blobs)
+	return m, s
+}
+
+// newContentBlobsEnv is newContentStorageEnv with its blob store's views.
+func newContentBlobsEnv(t *testing.T, backend, blobs string) (*matrixEnv, *service.Storage, blobtest.Harness) {
 	m := newMatrix(t, backend)
-	s := service.NewStorage(m.db, blobtest.Open(t, blobs).Store, []byte("secret"))
+	h := blobtest.Open(t, blobs)
+	s := service.NewStorage(m.db, h.Store, []byte("secret"))
 	tables := append(service.RecordTables(), service.WorkspaceTables()...)
 	d := service.NewData(m.db, append(tables, service.ContentTables()...)...)
 	d.RegisterFunctions(d.RecordFunctions()...)
 	d.RegisterFunctions(d.WorkspaceFunctions()...)
 	d.RegisterFunctions(service.NewContent(s).Functions()...)
 	m.data = d
-	return m, s
+	return m, s, h
 }
 
 func insert(t *testing.T, m *matrixEnv, c fairbalance.Caller, table string, row any) (map[string]any, error) {

@@ -240,6 +240,24 @@ func TestPermissionMatrix(t *testing.T) {
 			// An admin never grants a role above their own.
 			_, err := m.data.Update(m.ctx, m.members["own"][fairbalance.RoleAdmin], "profiles_v2", req(t, "id=eq."+m.members["own"][fairbalance.RoleViewer].UserID), []byte(`{"role":"owner"}`))
 			check("admin grants owner", denied(err))
+			// The owner's name and picture are the owner's: nobody else
+			// changes them, an admin included, alone or among other rows;
+			// the owner renames an admin.
+			owner := m.members["own"][fairbalance.RoleOwner]
+			for _, role := range fairbalance.Roles {
+				c := m.members["own"][role]
+				for _, body := range []string{`{"full_name":"Renamed Owner"}`, `{"avatar_url":"https://cdn.example.com/x.png"}`} {
+					_, err := m.data.Update(m.ctx, c, "profiles_v2", req(t, "id=eq."+owner.UserID), []byte(body))
+					check(fmt.Sprintf("%s changes the owner's profile with %s: %v", role, body, err), (err == nil) == (role == fairbalance.RoleOwner))
+				}
+			}
+			admin := m.members["own"][fairbalance.RoleAdmin]
+			_, err = m.data.Update(m.ctx, admin, "profiles_v2", req(t, "org_id=eq.org-own"), []byte(`{"full_name":"Everyone"}`))
+			check(fmt.Sprintf("admin renames the whole organisation, owner included: %v", err), denied(err))
+			res, err := m.data.Read(m.ctx, owner, "profiles_v2", req(t, "select=full_name&full_name=eq.Everyone"))
+			check(fmt.Sprintf("a refused rename changed names: %s %v", res.Rows, err), err == nil && string(res.Rows) == "[]")
+			_, err = m.data.Update(m.ctx, owner, "profiles_v2", req(t, "id=eq."+admin.UserID), []byte(`{"full_name":"Ada Admin"}`))
+			check(fmt.Sprintf("owner renames an admin: %v", err), err == nil)
 
 			// Settings change only through the security manager.
 			for _, role := range fairbalance.Roles {
