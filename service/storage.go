@@ -28,9 +28,10 @@ import (
 // Permissions, by organisation scope: the service role reaches everything;
 // a member reaches the buckets (and their objects) of their own
 // organisation only; members other than viewers and demo members upload,
-// move, copy and remove; owners and admins manage buckets; emptying a
-// bucket is for the service role. Objects of another organisation answer
-// as if they did not exist. Every write appends an audit entry to the
+// move, copy and remove, except in the product buckets, where only the
+// writers of content (owners, admins, marketers) do; owners and admins
+// manage buckets; emptying a bucket is for the service role. Objects of
+// another organisation answer as if they did not exist. Every write appends an audit entry to the
 // bucket's organisation's chain in the transaction of the change.
 //
 // Bytes go to the blob store first, under a fresh key per upload; the row
