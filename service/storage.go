@@ -31,8 +31,9 @@ import (
 // move, copy and remove, except in the product buckets, where only the
 // writers of content (owners, admins, marketers) do; owners and admins
 // manage buckets; emptying a bucket is for the service role. Objects of
-// another organisation answer as if they did not exist. Every write appends an audit entry to the
-// bucket's organisation's chain in the transaction of the change.
+// another organisation answer as if they did not exist. Every write
+// appends an audit entry to the bucket's organisation's chain in the
+// transaction of the change.
 //
 // Bytes go to the blob store first, under a fresh key per upload; the row
 // pointing at them is written afterwards, so a failed or refused upload
