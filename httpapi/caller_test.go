@@ -291,6 +291,13 @@ func TestRevocationOnEverySurface(t *testing.T) {
 			// a live session.
 			h.works(owner)
 			h.putSigned(h.signUpload(owner, "owner.pdf")).OK(http.StatusOK)
+
+			// A role lowered through the data API holds on the next request,
+			// though the member's standing was remembered.
+			uid, s := h.signedInMember("demoted@a.example", "org-a", fairbalance.RoleMarketer)
+			h.signUpload(s.AccessToken, "before.pdf")
+			h.do("PATCH", "/rest/v1/profiles_v2?id=eq."+uid, map[string]any{"role": fairbalance.RoleViewer}, bearer(owner)).OK(http.StatusNoContent)
+			storageErr(t, h.do("POST", "/storage/v1/object/upload/sign/docs/after.pdf", map[string]any{}, bearer(s.AccessToken)), "403", "AccessDenied")
 		})
 	}
 }
