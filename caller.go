@@ -1,5 +1,36 @@
 package fairbalance
 
+// The codes of the errors with which a credential is refused when the
+// caller behind it is worked out (service.Identity.Caller and
+// Authenticate). They are GoTrue's error codes where GoTrue has one. Every
+// surface renders a refusal in its own shape keyed on the Code alone, never
+// on the message.
+const (
+	// CodeBadJWT: not a token of this instance (form, algorithm, key,
+	// signature), or one whose claims are wrong (sub, aud, iss, session_id).
+	CodeBadJWT = "bad_jwt"
+	// CodeTokenExpired: a token of this instance past its exp. (GoTrue says
+	// bad_jwt; the auth surface renders it so.)
+	CodeTokenExpired = "token_expired"
+	// CodeRoleNotAllowed: a token of this instance whose role is none of
+	// anon, authenticated, service_role and supabase_admin.
+	CodeRoleNotAllowed = "role_not_allowed"
+	// CodeSessionNotFound: the token's session was signed out, revoked
+	// (by its member, an administrator, a deactivation) or its refresh
+	// tokens were revoked because an old one was presented again.
+	CodeSessionNotFound = "session_not_found"
+	// CodeSessionExpired: the token's session is past its absolute lifetime.
+	CodeSessionExpired = "session_expired"
+	// CodeUserNotFound: the token's account does not exist or was deleted.
+	CodeUserNotFound = "user_not_found"
+	// CodeUserBanned: the token's account is banned.
+	CodeUserBanned = "user_banned"
+	// CodeNotMember: the token's account has no member profile.
+	CodeNotMember = "not_member"
+	// CodeMemberDeactivated: the token's member was deactivated.
+	CodeMemberDeactivated = "member_deactivated"
+)
+
 // Caller is who makes a request, as every surface (data API, storage,
 // functions, signed uploads) learns it from the request's credentials. The
 // service layer decides every permission from a Caller alone.

@@ -90,6 +90,10 @@ type Session struct {
 	UpdatedAt   time.Time
 	RefreshedAt *time.Time
 	NotAfter    *time.Time
+	// Revoked is set (by reads) when the session's refresh tokens were
+	// revoked because a used one was presented again: the session is over
+	// although its row remains, to answer that token's reuse.
+	Revoked bool
 }
 
 // RefreshToken is one token of a session's rotation chain. Only the SHA-256
@@ -202,8 +206,9 @@ type IdentityStore interface {
 	UpdateChallenge(ctx context.Context, c *Challenge) error
 
 	CreateSession(ctx context.Context, s *Session) error
-	// SessionByID reads a session; inside a transaction on PostgreSQL it
-	// locks the row, which serialises everything done to one token family.
+	// SessionByID reads a session, with Revoked; inside a transaction on
+	// PostgreSQL it locks the row, which serialises everything done to one
+	// token family.
 	SessionByID(ctx context.Context, id string) (*Session, error)
 	UpdateSession(ctx context.Context, s *Session) error
 	DeleteSession(ctx context.Context, id string) error

@@ -27,6 +27,7 @@ func (a *API) authError(w http.ResponseWriter, r *http.Request, err error) {
 		a.log.Error("auth: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
 		e = &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "unexpected_failure", Message: "Unexpected failure, please check server logs for more information"}
 	}
+	e = authCallerError(e)
 	status := statusOf(e.Kind)
 	w.Header().Set("x-sb-error-code", e.Code)
 	body := map[string]any{}
@@ -53,6 +54,17 @@ func (a *API) authError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "60")
 	}
 	writeJSON(w, status, body)
+}
+
+// authCallerError renders the caller resolver's codes as GoTrue does: an
+// expired token is one more bad_jwt (the message tells).
+func authCallerError(e *fairbalance.Error) *fairbalance.Error {
+	if e.Code == fairbalance.CodeTokenExpired {
+		c := *e
+		c.Code = fairbalance.CodeBadJWT
+		return &c
+	}
+	return e
 }
 
 func rfc3339(t *time.Time) any {

@@ -88,25 +88,37 @@ func (a *API) fnActor(r *http.Request, recoveryKey string) (service.Actor, error
 	}
 	// As on the auth admin routes, the bearer token decides (the API key
 	// stands in for it when there is no Authorization header).
-	errJWT := &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
-	c, err := a.id.ParseToken(tok)
+	c, err := a.id.Caller(r.Context(), tok)
 	if err != nil {
-		return act, errJWT
+		return act, fnCallerError(err)
 	}
 	switch {
-	case service.IsAdminRole(c.Role):
+	case c.Service():
 		act.ServiceRole = true
-	case c.Subject != "":
+	case !c.Anon():
+		// The functions need the account itself (for the audit trail).
 		p, err := a.id.Authenticate(r.Context(), tok, "")
 		if err != nil {
-			if e := fairbalance.AsError(err); e != nil && e.Kind != fairbalance.KindInternal {
-				return act, errJWT
-			}
-			return act, err
+			return act, fnCallerError(err)
 		}
 		act.Principal = p
 	}
 	return act, nil
+}
+
+// fnCallerError renders a refused token as the functions do, keyed on the
+// resolver's code: a member who is none (any more) is forbidden, anything
+// else is an invalid JWT. An internal failure passes unchanged.
+func fnCallerError(err error) error {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		return err
+	}
+	switch e.Code {
+	case fairbalance.CodeNotMember, fairbalance.CodeMemberDeactivated:
+		return e // as the functions' own membership check words it
+	}
+	return &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
 }
 
 // handleFunction serves POST /functions/v1/{name}.

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/auth"
 	"fairbalance/pgrest"
 	"fairbalance/service"
 )
@@ -41,46 +40,42 @@ func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
 	writeJSON(w, pe.Status, pe)
 }
 
-// restCaller establishes the caller from the bearer token: the anon or
-// service-role key, or a member's access token (whose profile gives the
-// organisation and role).
+// restCaller establishes the caller from the bearer token (see
+// service.Identity.Caller); no token is the anonymous caller.
 func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 	tok, ok := bearer(r)
 	if !ok {
 		return fairbalance.Caller{Role: "anon"}, nil
 	}
-	c, err := a.id.ParseToken(tok)
-	if err != nil {
-		if strings.Contains(err.Error(), "token is expired") {
-			return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
-		}
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
+	c, err := a.id.Caller(r.Context(), tok)
+	return c, restCallerError(err)
+}
+
+// restCallerError renders a refusal of the caller resolver as PostgREST
+// does, keyed on its code; an internal failure passes unchanged.
+func restCallerError(err error) error {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		return err
 	}
-	switch c.Role {
-	case "anon":
-		return fairbalance.Caller{Role: "anon"}, nil
-	case "service_role", "supabase_admin":
-		return fairbalance.Caller{Role: "service_role"}, nil
-	case "authenticated":
-	default:
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
+	unauthorized := func(msg, details string) error {
+		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: msg, Details: details}
 	}
-	if !auth.IsUUID(c.Subject) {
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
+	switch e.Code {
+	case fairbalance.CodeTokenExpired:
+		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
+	case fairbalance.CodeRoleNotAllowed:
+		return unauthorized("JWT role is not allowed", e.Message)
+	case fairbalance.CodeUserNotFound, fairbalance.CodeNotMember:
+		return unauthorized("The account of this token no longer exists", "")
+	case fairbalance.CodeSessionNotFound, fairbalance.CodeSessionExpired:
+		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The session of this token has ended", Hint: "Sign in again"}
+	case fairbalance.CodeMemberDeactivated:
+		return &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
+	case fairbalance.CodeUserBanned:
+		return &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is banned"}
 	}
-	caller := fairbalance.Caller{Role: "authenticated", UserID: c.Subject, SessionID: c.SessionID}
-	p, err := a.store.View().ProfileByID(r.Context(), c.Subject)
-	switch {
-	case errors.Is(err, fairbalance.ErrNotFound):
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
-	case err != nil:
-		return fairbalance.Caller{}, err
-	case p.DeactivatedAt != nil:
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
-	}
-	caller.OrgID, caller.Member = p.OrgID, p.Role
-	caller.Demo = p.OrgID == fairbalance.DemoOrgID
-	return caller, nil
+	return unauthorized("JWT could not be decoded", "invalid signature or claims")
 }
 
 // handleRest serves GET, HEAD, POST, PATCH and DELETE on /rest/v1/{table}.

@@ -82,23 +82,29 @@ func (a *API) storageError(w http.ResponseWriter, r *http.Request, err error) {
 
 var errStorageBody = errors.New("invalid body")
 
-// storageCaller establishes the caller like the data API does; a bad or
-// missing token is storage's AccessDenied.
+// storageCaller establishes the caller like the data API does (see
+// service.Identity.Caller).
 func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (fairbalance.Caller, bool) {
 	if !a.checkAPIKey(w, r) {
 		return fairbalance.Caller{}, false
 	}
 	c, err := a.restCaller(r)
 	if err != nil {
-		msg := err.Error()
-		var pe *pgrest.Error
-		if errors.As(err, &pe) {
-			msg = pe.Message
-		}
-		writeJSON(w, http.StatusBadRequest, storageErr{StatusCode: "403", Code: service.CodeAccessDenied, Error: "Unauthorized", Message: msg})
+		a.storageError(w, r, storageCallerError(err))
 		return fairbalance.Caller{}, false
 	}
 	return c, true
+}
+
+// storageCallerError renders a refused token as storage does: AccessDenied
+// (statusCode "403" in an HTTP 400), with the data API's message for the
+// resolver's code. An internal failure passes unchanged.
+func storageCallerError(err error) error {
+	var pe *pgrest.Error
+	if !errors.As(err, &pe) {
+		return err
+	}
+	return fairbalance.Errorf(fairbalance.KindForbidden, service.CodeAccessDenied, "%s", pe.Message)
 }
 
 // withCaller wraps an authenticated storage route.

@@ -225,7 +225,7 @@ func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairb
 		return nil, raise(fmt.Sprintf("The file is larger than the limit of %d MB.", limit>>20))
 	}
 	path := c.OrgID + "/" + auth.NewUUID() + "." + ext
-	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID, size)
+	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID, c.SessionID, size)
 	if err != nil {
 		return nil, err
 	}

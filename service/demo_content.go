@@ -280,7 +280,7 @@ func (s *seeder) upload(bucket, fileName, title string, pages []samplepdf.Page) 
 		return "", fmt.Errorf("demo content: %s: %w", fileName, err)
 	}
 	path := fairbalance.DemoOrgID + "/" + auth.NewUUID() + ".pdf"
-	token, err := s.dc.storage.SignServerUpload(bucket, path, "service_role", int64(len(pdf)))
+	token, err := s.dc.storage.SignServerUpload(bucket, path, "service_role", "", int64(len(pdf)))
 	if err != nil {
 		return "", err
 	}

@@ -47,6 +47,11 @@ type IdentityConfig struct {
 	SecurePasswordChange bool
 	// MaxFactors is the most MFA factors a user may have (10).
 	MaxFactors int
+	// CallerCacheTTL is how long Caller remembers its judgement of a
+	// member's session, account and profile (DefaultCallerCacheTTL; never
+	// more than RevocationBound; negative: not at all). It is how late a
+	// revocation made by another instance on the same database takes effect.
+	CallerCacheTTL time.Duration
 	// Version is reported by the health endpoint.
 	Version string
 }
@@ -74,6 +79,10 @@ func (c *IdentityConfig) defaults() {
 	if c.MaxFactors == 0 {
 		c.MaxFactors = 10
 	}
+	if c.CallerCacheTTL == 0 {
+		c.CallerCacheTTL = DefaultCallerCacheTTL
+	}
+	c.CallerCacheTTL = min(c.CallerCacheTTL, RevocationBound)
 }
 
 // Identity is the identity service: accounts, sessions, tokens, e-mail
@@ -86,6 +95,9 @@ type Identity struct {
 	cfg    IdentityConfig
 	log    *slog.Logger
 	cache  *claimsCache
+	// callers remembers judged members for Caller; store forgets its
+	// entries as sessions, accounts and profiles change.
+	callers *callerCache
 
 	// Now is the clock; tests move it.
 	Now func() time.Time
@@ -102,15 +114,24 @@ func NewIdentity(store fairbalance.Store, keys *auth.Keys, hasher *auth.Hasher, 
 	if log == nil {
 		log = slog.Default()
 	}
+	callers := newCallerCache(cfg.CallerCacheTTL, callerCacheSize)
 	return &Identity{
-		store: store, keys: keys, hasher: hasher, sealer: auth.NewSealer(keys.Secret),
-		cfg: cfg, log: log, cache: newClaimsCache(20000),
+		store: watchedStore{Store: store, callers: callers}, keys: keys, hasher: hasher, sealer: auth.NewSealer(keys.Secret),
+		cfg: cfg, log: log, cache: newClaimsCache(20000), callers: callers,
 		Now: func() time.Time { return time.Now().UTC() }, MailQueued: func() {},
 	}
 }
 
 // Config returns the effective configuration.
 func (s *Identity) Config() IdentityConfig { return s.cfg }
+
+// Store is the store the other services of the instance (the data API
+// above all, whose functions revoke sessions and change members) must be
+// built on: it is the store given to NewIdentity, whose transactions make
+// Caller forget at once the sessions, accounts and profiles they change. A
+// service built on the bare store still has its changes seen within
+// CallerCacheTTL.
+func (s *Identity) Store() fairbalance.Store { return s.store }
 
 // Keys returns the instance keys.
 func (s *Identity) Keys() *auth.Keys { return s.keys }
@@ -342,37 +363,42 @@ type Principal struct {
 func IsAdminRole(role string) bool { return role == "service_role" || role == "supabase_admin" }
 
 // ParseToken verifies a bearer token's signature and expiry, with a cache of
-// already verified tokens. Errors: bad_jwt (403).
+// already verified tokens. Errors (403): fairbalance.CodeTokenExpired for a
+// token of this instance past its exp, fairbalance.CodeBadJWT otherwise,
+// with GoTrue's messages.
 func (s *Identity) ParseToken(token string) (*auth.Claims, error) {
 	now := s.Now()
 	if c, ok := s.cache.get(token, now); ok {
 		return c, nil
 	}
 	c, err := s.keys.Parse(token)
+	if errors.Is(err, auth.ErrTokenExpired) {
+		return nil, errf(fairbalance.KindForbidden, fairbalance.CodeTokenExpired, "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired")
+	}
 	if err != nil {
-		msg := "invalid JWT: unable to parse or verify signature, " + err.Error()
-		if errors.Is(err, auth.ErrTokenExpired) {
-			msg = "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired"
-		}
-		return nil, errf(fairbalance.KindForbidden, "bad_jwt", msg)
+		return nil, errf(fairbalance.KindForbidden, fairbalance.CodeBadJWT, "invalid JWT: unable to parse or verify signature, "+err.Error())
 	}
 	s.cache.put(token, c, now)
 	return c, nil
 }
 
-// Authenticate establishes the user behind a bearer access token: a valid
-// signature, a UUID subject, the expected audience (aud may be "" to accept
-// the token's own), an existing session and user.
+// Authenticate establishes the user behind a bearer access token for the
+// auth endpoints, as GoTrue does: a valid signature, a UUID subject, the
+// expected audience (aud may be "" to accept the token's own), a session
+// (when the token names one) that is alive as Caller judges it, and an
+// account that exists and is not banned. Unlike Caller it needs no member
+// profile and reads afresh every time. Errors are Caller's codes (and
+// validation_failed for the audience).
 func (s *Identity) Authenticate(ctx context.Context, token, aud string) (*Principal, error) {
 	c, err := s.ParseToken(token)
 	if err != nil {
 		return nil, err
 	}
 	if c.Subject == "" {
-		return nil, errf(fairbalance.KindForbidden, "bad_jwt", "invalid claim: missing sub claim")
+		return nil, errf(fairbalance.KindForbidden, fairbalance.CodeBadJWT, "invalid claim: missing sub claim")
 	}
 	if !auth.IsUUID(c.Subject) {
-		return nil, errf(fairbalance.KindInvalid, "bad_jwt", "invalid claim: sub claim must be a UUID")
+		return nil, errf(fairbalance.KindInvalid, fairbalance.CodeBadJWT, "invalid claim: sub claim must be a UUID")
 	}
 	if aud != "" && (len(c.Audience) == 0 || !contains(c.Audience, aud)) {
 		return nil, errf(fairbalance.KindInvalid, "validation_failed", "Token audience doesn't match request audience")
@@ -381,11 +407,11 @@ func (s *Identity) Authenticate(ctx context.Context, token, aud string) (*Princi
 	p := &Principal{Claims: c}
 	if c.SessionID != "" {
 		if !auth.IsUUID(c.SessionID) {
-			return nil, errf(fairbalance.KindForbidden, "bad_jwt", "invalid claim: session_id claim must be a UUID")
+			return nil, errf(fairbalance.KindForbidden, fairbalance.CodeBadJWT, "invalid claim: session_id claim must be a UUID")
 		}
 		sess, err := v.SessionByID(ctx, c.SessionID)
 		if errors.Is(err, fairbalance.ErrNotFound) {
-			return nil, errf(fairbalance.KindForbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+			return nil, sessionRefusal(nil, c.Subject, s.Now())
 		}
 		if err != nil {
 			return nil, internal(err)
@@ -393,17 +419,16 @@ func (s *Identity) Authenticate(ctx context.Context, token, aud string) (*Princi
 		p.Session = sess
 	}
 	u, err := v.UserByID(ctx, c.Subject)
-	if errors.Is(err, fairbalance.ErrNotFound) || err == nil && u.DeletedAt != nil {
-		return nil, errf(fairbalance.KindForbidden, "user_not_found", "User from sub claim in JWT does not exist")
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
 		return nil, internal(err)
 	}
-	if p.Session != nil && p.Session.UserID != u.ID {
-		return nil, errf(fairbalance.KindForbidden, "session_not_found", "Session from session_id claim in JWT does not exist")
+	if err := accountRefusal(u, s.Now()); err != nil {
+		return nil, err
 	}
-	if s.banned(u) {
-		return nil, errf(fairbalance.KindForbidden, "user_banned", "User is banned")
+	if p.Session != nil {
+		if err := sessionRefusal(p.Session, u.ID, s.Now()); err != nil {
+			return nil, err
+		}
 	}
 	p.User = u
 	return p, nil

@@ -14,14 +14,11 @@ func (s *Identity) Member(ctx context.Context, p *Principal) (*fairbalance.Profi
 		return nil, errf(fairbalance.KindUnauthorized, "no_authorization", "This action requires a signed-in member")
 	}
 	prof, err := s.store.View().ProfileByID(ctx, p.User.ID)
-	if errors.Is(err, fairbalance.ErrNotFound) {
-		return nil, errf(fairbalance.KindForbidden, "not_member", "No member profile for this account")
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
 		return nil, internal(err)
 	}
-	if prof.DeactivatedAt != nil {
-		return nil, errf(fairbalance.KindForbidden, "member_deactivated", "This member has been deactivated")
+	if err := memberRefusal(prof); err != nil {
+		return nil, err
 	}
 	return prof, nil
 }

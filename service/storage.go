@@ -826,6 +826,9 @@ type signedClaims struct {
 	// Size is the size declared there, the most the upload may carry.
 	Server bool  `json:"srv,omitempty"`
 	Size   int64 `json:"size,omitempty"`
+	// Session is the session of the member who signed an upload URL: the
+	// URL stops working when the session does.
+	Session string `json:"sid,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -904,12 +907,14 @@ func (s *Storage) SignUploadURL(ctx context.Context, c fairbalance.Caller, bucke
 	if c.Service() {
 		owner = "service_role"
 	}
-	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: owner, Upsert: upsert}, s.UploadURLExpiry)
+	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: owner, Session: c.SessionID, Upsert: upsert}, s.UploadURLExpiry)
 }
 
 // UploadSigned stores an upload made with an upload token, as the member
-// who signed it (as that member is now: a deactivated member or one who
-// left the organisation is refused).
+// who signed it, as that member is now: the member's standing is judged
+// afresh as Identity.Caller judges it (the session that signed the URL still
+// alive, the account, the profile), so a signed-out or revoked session, a
+// deactivated member or one who left the organisation is refused at once.
 func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput) (*fairbalance.StoredObject, error) {
 	name, err := CleanObjectName(in.Name)
 	if err != nil {
@@ -921,11 +926,9 @@ func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput
 	}
 	c := fairbalance.Caller{Role: "service_role"}
 	if cl.Owner != "service_role" {
-		p, err := s.store.View().ProfileByID(ctx, cl.Owner)
-		if err != nil || p.DeactivatedAt != nil {
-			return nil, errDenied()
+		if c, err = lookupMember(ctx, s.store.View(), s.Now(), cl.Owner, cl.Session); err != nil {
+			return nil, signedUploadRefusal(err)
 		}
-		c = fairbalance.Caller{Role: "authenticated", UserID: cl.Owner, OrgID: p.OrgID, Member: p.Role, Demo: p.OrgID == fairbalance.DemoOrgID}
 	}
 	if cl.Server && cl.Size <= 0 {
 		// Every token of prepare_upload carries the declared size.
@@ -936,14 +939,25 @@ func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput
 }
 
 // SignServerUpload returns an upload token for name, a path the server
-// chose in a product bucket, for the member userID (the content function
-// prepare_upload has checked their rights), carrying at most size bytes
-// (the size declared there; positive). The token never replaces.
-func (s *Storage) SignServerUpload(bucket, name, userID string, size int64) (string, error) {
+// chose in a product bucket, for the member userID signed in with the
+// session sessionID (the content function prepare_upload has checked their
+// rights), or for "service_role", carrying at most size bytes (the size
+// declared there; positive). The token never replaces.
+func (s *Storage) SignServerUpload(bucket, name, userID, sessionID string, size int64) (string, error) {
 	if size <= 0 {
 		return "", fmt.Errorf("storage: a server upload of %d bytes", size)
 	}
-	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: userID, Server: true, Size: size}, s.UploadURLExpiry)
+	return s.sign(&signedClaims{URL: bucket + "/" + name, Scope: "upload", Owner: userID, Session: sessionID, Server: true, Size: size}, s.UploadURLExpiry)
+}
+
+// signedUploadRefusal renders the caller resolver's refusal of the member
+// behind an upload URL as storage always has: AccessDenied, whatever the
+// reason. An internal failure passes unchanged.
+func signedUploadRefusal(err error) error {
+	if e := fairbalance.AsError(err); e != nil && e.Kind != fairbalance.KindInternal {
+		return errDenied()
+	}
+	return err
 }
 
 // Limits returns the size limit and the allowed types of uploads to b.

@@ -64,7 +64,7 @@ func TestProductBucketWriteMatrix(t *testing.T) {
 
 					blobs := len(h.Keys(t))
 					path := c.OrgID + "/" + auth.NewUUID() + ".pdf"
-					tok, err := s.SignServerUpload(bucket, path, c.UserID, int64(len(pdfBytes)))
+					tok, err := s.SignServerUpload(bucket, path, c.UserID, c.SessionID, int64(len(pdfBytes)))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -204,7 +204,7 @@ func TestPrepareUploadDeclaredSize(t *testing.T) {
 					}
 				}
 				// Tokens of prepare_upload always carry a size.
-				if _, err := s.SignServerUpload("reference-files", marketer.OrgID+"/"+auth.NewUUID()+".pdf", marketer.UserID, 0); err == nil {
+				if _, err := s.SignServerUpload("reference-files", marketer.OrgID+"/"+auth.NewUUID()+".pdf", marketer.UserID, "", 0); err == nil {
 					t.Fatal("a server upload token without a size")
 				}
 			})

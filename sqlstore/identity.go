@@ -303,8 +303,12 @@ func (q *querier) SessionByID(ctx context.Context, id string) (*fairbalance.Sess
 	var s fairbalance.Session
 	var amr []byte
 	var refreshed, notAfter sql.NullTime
-	err := q.row(ctx, `SELECT id, user_id, aal, factor_id, amr, user_agent, ip, created_at, updated_at, refreshed_at, not_after FROM sessions WHERE id = ?`+q.forUpdate(), id).
-		Scan(&s.ID, &s.UserID, &s.AAL, &s.FactorID, &amr, &s.UserAgent, &s.IP, &s.CreatedAt, &s.UpdatedAt, &refreshed, &notAfter)
+	// A revoked family is revoked whole (RevokeFamily), and no token joins
+	// it afterwards, so one revoked token tells.
+	err := q.row(ctx, `SELECT id, user_id, aal, factor_id, amr, user_agent, ip, created_at, updated_at, refreshed_at, not_after,
+ EXISTS (SELECT 1 FROM refresh_tokens r WHERE r.session_id = sessions.id AND r.revoked = ?)
+ FROM sessions WHERE id = ?`+q.forUpdate(), true, id).
+		Scan(&s.ID, &s.UserID, &s.AAL, &s.FactorID, &amr, &s.UserAgent, &s.IP, &s.CreatedAt, &s.UpdatedAt, &refreshed, &notAfter, &s.Revoked)
 	if err != nil {
 		return nil, translate(err)
 	}

@@ -85,7 +85,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
-	data := registry(db)
+	// Built on the identity service's store, so that a session revoked or a
+	// member changed by a data function stops or changes at once.
+	data := registry(id.Store())
 	mailSender := "log"
 	if c.SMTPURL != "" {
 		mailSender = "smtp"
@@ -98,7 +100,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
 
-	storage := service.NewStorage(db, blobs, keys.Secret)
+	storage := service.NewStorage(id.Store(), blobs, keys.Secret)
 	data.RegisterFunctions(service.NewContent(storage).Functions()...)
 	id.DemoContent = service.NewDemoContent(data, storage)
 

@@ -30,15 +30,39 @@ func Backends() []string {
 // for PostgreSQL, dropped) when the test ends.
 func Open(t testing.TB, backend string) *sqlstore.DB {
 	t.Helper()
+	db, _ := open(t, backend)
+	return db
+}
+
+// OpenPair returns two stores on one empty database of the given backend,
+// each with its own connections, as two instances of the server sharing a
+// database see it (on SQLite: two handles on one file).
+func OpenPair(t testing.TB, backend string) (*sqlstore.DB, *sqlstore.DB) {
+	t.Helper()
+	a, o := open(t, backend)
+	b, err := sqlstore.Open(context.Background(), o)
+	if err != nil {
+		t.Fatalf("open %s again: %v", backend, err)
+	}
+	// Registered after a's cleanup, so it runs first: b is closed before
+	// the schema goes.
+	t.Cleanup(func() { b.Close() })
+	return a, b
+}
+
+// open returns a fresh store and the options that open it.
+func open(t testing.TB, backend string) (*sqlstore.DB, sqlstore.Options) {
+	t.Helper()
 	ctx := context.Background()
 	switch backend {
 	case "sqlite":
-		db, err := sqlstore.Open(ctx, sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "test.db")})
+		o := sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "test.db")}
+		db, err := sqlstore.Open(ctx, o)
 		if err != nil {
 			t.Fatalf("open sqlite: %v", err)
 		}
 		t.Cleanup(func() { db.Close() })
-		return db
+		return db, o
 	case "postgres":
 		base := os.Getenv("TEST_DATABASE_URL")
 		if base == "" {
@@ -62,7 +86,8 @@ func Open(t testing.TB, backend string) *sqlstore.DB {
 		q := u.Query()
 		q.Set("search_path", schema)
 		u.RawQuery = q.Encode()
-		db, err := sqlstore.Open(ctx, sqlstore.Options{DatabaseURL: u.String()})
+		o := sqlstore.Options{DatabaseURL: u.String()}
+		db, err := sqlstore.Open(ctx, o)
 		if err != nil {
 			t.Fatalf("open postgres: %v", err)
 		}
@@ -71,8 +96,8 @@ func Open(t testing.TB, backend string) *sqlstore.DB {
 			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
 			admin.Close()
 		})
-		return db
+		return db, o
 	}
 	t.Fatalf("unknown backend %q", backend)
-	return nil
+	return nil, sqlstore.Options{}
 }
