@@ -1,6 +1,9 @@
 package fairbalance
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Vocabulary is a closed list of text values, such as the statuses an asset
 // may have. Each vocabulary of the product is declared once, in this
@@ -27,6 +30,12 @@ func NewVocabulary[S ~string](name string, values []S) Vocabulary {
 
 // Has reports whether s is one of the vocabulary's values.
 func (v Vocabulary) Has(s string) bool { return slices.Contains(v.Values, s) }
+
+// Refusal is the message refusing a value outside the vocabulary to the
+// field called label: "The status must be one of: draft, approved."
+func (v Vocabulary) Refusal(label string) string {
+	return label + " must be one of: " + strings.Join(v.Values, ", ") + "."
+}
 
 // Vocabularies lists every vocabulary of the content model, for generators
 // and the tests that hold the database to them.
