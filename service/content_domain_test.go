@@ -469,3 +469,17 @@ func tableTypes(t *testing.T, ts, table string) string {
 	block, _, _ = strings.Cut(block, "Relationships")
 	return block
 }
+
+// The OpenAPI description lists a vocabulary column's values, as
+// PostgREST does for an enum type.
+func TestOpenAPIEnums(t *testing.T) {
+	doc := service.NewData(nil, service.ContentTables()...).OpenAPI("localhost", "test")
+	props := doc["definitions"].(map[string]any)["claims"].(map[string]any)["properties"].(map[string]any)
+	status := props["status"].(map[string]any)
+	if status["format"] != "claim_status" || !reflect.DeepEqual(status["enum"], []string{"draft", "approved", "withdrawn", "expired"}) {
+		t.Fatalf("claims.status: %v", status)
+	}
+	if text := props["text"].(map[string]any); text["enum"] != nil || text["format"] != "text" {
+		t.Fatalf("claims.text: %v", text)
+	}
+}

@@ -183,6 +183,9 @@ func (d *Data) OpenAPI(host, version string) map[string]any {
 		for _, c := range t.Columns {
 			typ, format := openAPIType(c.Type)
 			props[c.Name] = map[string]any{"type": typ, "format": format}
+			if c.Enum != nil {
+				props[c.Name] = map[string]any{"type": typ, "format": c.Enum.Name, "enum": c.Enum.Values}
+			}
 			if !c.Nullable && c.Default == nil && !c.ServerSet {
 				required = append(required, c.Name)
 			}
