@@ -139,6 +139,10 @@ func TestRegistryRefusesValuesOutsideVocabularies(t *testing.T) {
 					_, err := insert(t, m, marketer, "modules", map[string]any{"kind": "video", "title": "x"})
 					return err
 				}, "The kind must be one of: claim, isi, disclaimer, copy, image."},
+				{"module without a kind", func() error {
+					_, err := insert(t, m, marketer, "modules", map[string]any{"title": "x"})
+					return err
+				}, "The kind must be one of: claim, isi, disclaimer, copy, image."},
 				{"module status as a number", func() error {
 					_, err := patchRows(t, m, marketer, "modules", "id=eq."+module["id"].(string), map[string]any{"status": 1})
 					return err

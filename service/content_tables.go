@@ -133,6 +133,15 @@ func dateProblem(label, s string) string {
 	return ""
 }
 
+// chosen refuses a new row without a value of v for k, a column without
+// a default (the registry refuses a value outside v wherever one is given).
+func (f fieldCheck) chosen(k, label string, v fairbalance.Vocabulary) error {
+	if s, _ := f.row[k].(string); !f.all || v.Has(s) {
+		return nil
+	}
+	return checkViolation(f.table, f.table+"_"+k+"_check", v.Refusal(label))
+}
+
 // date checks a nullable 'YYYY-MM-DD' field.
 func (f fieldCheck) date(k, label string) error {
 	v, ok := f.row[k]
@@ -719,6 +728,7 @@ func ModulesTable() *TableSpec {
 
 func checkModule(f fieldCheck) error {
 	return firstError(
+		f.chosen("kind", "The kind", fairbalance.ModuleKindVocabulary),
 		f.text("title", "The title", 1, 200),
 		f.text("body", "The body", 0, 50000),
 		f.text("image_path", "The image path", 0, 1024),
