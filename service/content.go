@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/microcosm-cc/bluemonday"
 	"golang.org/x/net/html"
@@ -50,7 +49,7 @@ func NewContent(storage *Storage) *Content {
 
 var (
 	moduleIDPattern   = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	moduleKindPattern = regexp.MustCompile(`^(claim|isi|disclaimer|copy|image)$`)
+	moduleKindPattern = regexp.MustCompile(`^(` + strings.Join(fairbalance.ModuleKindVocabulary.Values, "|") + `)$`)
 	codeLangPattern   = regexp.MustCompile(`^language-[A-Za-z0-9_+-]{1,40}$`)
 )
 
@@ -134,19 +133,19 @@ func htmlText(s string) (string, []string) {
 func (ct *Content) Functions() []*FunctionSpec {
 	return []*FunctionSpec{
 		{Name: "prepare_upload", Args: []string{"bucket", "file_name", "content_type", "size"},
-			ArgTypes: map[string]fairbalance.ColumnType{"size": fairbalance.TypeInteger}, Call: ct.prepareUpload},
+			ArgTypes: map[string]fairbalance.ColumnType{"size": fairbalance.TypeInteger}, Call: typed(decodePrepareUpload, ct.prepareUpload)},
 		{Name: "create_asset", Args: []string{"title", "type", "product_id", "audience", "channel", "market", "job_code", "expires_at",
 			"content_json", "content_html", "file_path", "file_name", "change_note"},
 			Optional: []string{"product_id", "job_code", "expires_at", "content_json", "content_html", "file_path", "file_name", "change_note"},
 			ArgTypes: map[string]fairbalance.ColumnType{"content_json": fairbalance.TypeJSON},
-			Prepare:  ct.prepareFile("asset-files"), Call: ct.createAsset},
+			Prepare:  ct.prepareFile("asset-files"), Call: typed(decodeCreateAsset, ct.createAsset)},
 		{Name: "add_asset_version", Args: []string{"asset_id", "content_json", "content_html", "file_path", "file_name", "change_note"},
 			Optional: []string{"content_json", "content_html", "file_path", "file_name"},
 			ArgTypes: map[string]fairbalance.ColumnType{"content_json": fairbalance.TypeJSON},
-			Prepare:  ct.prepareFile("asset-files"), Call: ct.addAssetVersion},
-		{Name: "archive_asset", Args: []string{"asset_id"}, Call: ct.archiveAsset},
+			Prepare:  ct.prepareFile("asset-files"), Call: typed(decodeAddAssetVersion, ct.addAssetVersion)},
+		{Name: "archive_asset", Args: []string{"asset_id"}, Call: typed(decodeAsset, ct.archiveAsset)},
 		{Name: "attach_reference_file", Args: []string{"reference_id", "file_path", "file_name"}, Optional: []string{"file_name"},
-			Prepare: ct.prepareFile("reference-files"), Call: ct.attachReferenceFile},
+			Prepare: ct.prepareFile("reference-files"), Call: typed(decodeAttachReferenceFile, ct.attachReferenceFile)},
 		{Name: "content_counts", ReadOnly: true, Call: ct.contentCounts},
 	}
 }
@@ -191,41 +190,32 @@ func argInt(args map[string]any, k string) (int64, bool) {
 // prepareUpload issues the signed upload URL of a new object in a product
 // bucket, under a name the server chooses in the caller's organisation;
 // the upload may carry at most the declared size.
-func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
+func (ct *Content) prepareUpload(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, in PrepareUploadInput) (any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
 	}
 	if ct.storage == nil {
 		return nil, internal(errors.New("content: no storage configured"))
 	}
-	bucket := argString(args, "bucket")
-	b, err := tx.BucketByID(ctx, bucket)
+	b, err := tx.BucketByID(ctx, in.Bucket)
 	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && !b.ServerPaths) {
 		return nil, raise("Files are uploaded here only to asset-files or reference-files.")
 	}
 	if err != nil {
 		return nil, err
 	}
-	name := argString(args, "file_name")
-	if name == "" || utf8.RuneCountInString(name) > 255 {
-		return nil, raise("The file needs a name of at most 255 characters.")
+	if err := in.Validate(); err != nil {
+		return nil, err
 	}
 	limit, types := ct.storage.Limits(b)
-	essence, _, _ := strings.Cut(strings.ToLower(argString(args, "content_type")), ";")
-	essence = strings.TrimSpace(essence)
-	ext, known := mimeExtensions[essence]
-	if !known || !mimeAllowed(types, essence) {
-		return nil, raise("Only PDF, PNG, JPEG and WebP files can be uploaded.")
+	if !mimeAllowed(types, in.ContentType) {
+		return nil, raise(msgUploadTypes)
 	}
-	size, ok := argInt(args, "size")
-	if !ok || size <= 0 {
-		return nil, raise("The file is empty.")
-	}
-	if size > limit {
+	if in.Size > limit {
 		return nil, raise(fmt.Sprintf("The file is larger than the limit of %d MB.", limit>>20))
 	}
-	path := c.OrgID + "/" + auth.NewUUID() + "." + ext
-	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID, c.SessionID, size)
+	path := c.OrgID + "/" + auth.NewUUID() + "." + mimeExtensions[in.ContentType]
+	token, err := ct.storage.SignServerUpload(b.ID, path, c.UserID, c.SessionID, in.Size)
 	if err != nil {
 		return nil, err
 	}
@@ -269,7 +259,7 @@ func (ct *Content) prepareFile(bucket string) func(ctx context.Context, c fairba
 }
 
 func (ct *Content) readFile(ctx context.Context, c fairbalance.Caller, bucket, path string) (*preparedFile, error) {
-	missing := raise("The uploaded file was not found; upload it again.")
+	missing := raise(msgUploadMissing)
 	if ct.storage == nil {
 		return nil, internal(errors.New("content: no storage configured"))
 	}
@@ -314,62 +304,24 @@ func (ct *Content) readFile(ctx context.Context, c fairbalance.Caller, bucket, p
 	return f, nil
 }
 
-// versionInput is the content of a new version: authored (HTML) or a file.
-type versionInput struct {
-	contentJSON any
-	contentHTML *string
-	file        *preparedFile
-	fileName    string
-	changeNote  string
-}
-
-func versionArgs(args map[string]any) (*versionInput, error) {
-	in := &versionInput{contentJSON: args["content_json"], changeNote: argString(args, "change_note")}
-	if s, ok := args["content_html"].(string); ok {
-		in.contentHTML = &s
-	}
-	in.file, _ = args[preparedKey].(*preparedFile)
-	hasFile := argString(args, "file_path") != ""
-	if (in.contentHTML != nil) == hasFile {
-		return nil, raise("Give either the composed content (content_html) or an uploaded file (file_path), not both.")
-	}
-	if hasFile && in.file == nil {
-		return nil, raise("The uploaded file was not found; upload it again.")
-	}
-	in.fileName = argString(args, "file_name")
-	if utf8.RuneCountInString(in.fileName) > 255 {
-		return nil, raise("The file name is longer than 255 characters.")
-	}
-	if in.contentHTML != nil && len(*in.contentHTML) > 2<<20 {
-		return nil, raise("The content is too long (at most 2 MB of HTML).")
-	}
-	if utf8.RuneCountInString(in.changeNote) > 1000 {
-		return nil, raise("The change note is longer than 1000 characters.")
-	}
-	return in, nil
-}
-
 // newVersion builds and inserts version number n of asset (in org),
 // recording its modules, and returns the row as asset_versions serves it.
-func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, assetID string, n int64, in *versionInput, now time.Time) (map[string]any, error) {
+func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, assetID string, n int64, in VersionInput, now time.Time) (map[string]any, error) {
 	id := auth.NewUUID()
 	v := map[string]any{"id": id, "org_id": c.OrgID, "asset_id": assetID, "number": n, "content_json": nil, "content_html": nil,
 		"file_bucket": nil, "file_path": nil, "file_name": nil, "mimetype": nil, "file_size": nil, "page_count": int64(1),
-		"change_note": in.changeNote, "submitted_at": nil, "created_by": c.UserID, "created_at": now, "updated_at": now}
+		"change_note": in.ChangeNote, "submitted_at": nil, "created_by": c.UserID, "created_at": now, "updated_at": now}
 	var modules []string
-	if in.contentHTML != nil {
-		clean, text, mods := ct.SanitizeAuthored(*in.contentHTML)
+	if in.ContentHTML != nil {
+		clean, text, mods := ct.SanitizeAuthored(*in.ContentHTML)
 		if strings.TrimSpace(text) == "" && !strings.Contains(clean, "<hr") {
 			return nil, raise("The content is empty.")
 		}
 		sum := sha256.Sum256([]byte(clean))
-		v["kind"], v["content_html"], v["plain_text"], v["sha256"] = "authored", clean, text, hex.EncodeToString(sum[:])
+		v["kind"], v["content_html"], v["plain_text"], v["sha256"] = string(fairbalance.VersionAuthored), clean, text, hex.EncodeToString(sum[:])
 		v["page_texts"] = string(mustRaw([]string{text}))
-		if in.contentJSON != nil {
-			if _, isObj := in.contentJSON.(map[string]any); !isObj {
-				return nil, raise("content_json must be the editor's JSON document (an object).")
-			}
-			v["content_json"] = string(mustRaw(in.contentJSON))
+		if in.ContentJSON != nil {
+			v["content_json"] = string(mustRaw(in.ContentJSON))
 		}
 		modules = mods
 	} else {
@@ -383,11 +335,11 @@ func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c fairbala
 		if err != nil {
 			return nil, err
 		}
-		name := in.fileName
+		name := in.FileName
 		if name == "" {
 			name = o.Name[strings.LastIndex(o.Name, "/")+1:]
 		}
-		v["kind"], v["file_bucket"], v["file_path"], v["file_name"] = "file", o.BucketID, o.Name, name
+		v["kind"], v["file_bucket"], v["file_path"], v["file_name"] = string(fairbalance.VersionFile), o.BucketID, o.Name, name
 		v["mimetype"], v["file_size"], v["sha256"], v["page_count"] = f.mimetype, o.Size, f.sha256, int64(f.pageNum)
 		v["plain_text"], v["page_texts"] = strings.Join(f.pages, "\f"), string(mustRaw(f.pages))
 	}
@@ -557,46 +509,38 @@ func jobCodeTaken(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, 
 	return len(rows) > 0, err
 }
 
-var jobCodePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 ._/-]{0,49}$`)
-
 // createAsset creates an asset with its first version.
-func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
+func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, in CreateAssetInput) (any, error) {
 	if err := refuseWriter(c); err != nil {
 		return nil, err
 	}
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
 	now := ct.Now()
-	a := map[string]any{"id": auth.NewUUID(), "org_id": c.OrgID, "title": argString(args, "title"), "type": argString(args, "type"),
-		"product_id": nil, "audience": argString(args, "audience"), "channel": argString(args, "channel"), "market": argString(args, "market"),
-		"owner_id": c.UserID, "status": "draft", "current_version_number": int64(1), "approved_version_id": nil, "expires_at": nil,
+	a := map[string]any{"id": auth.NewUUID(), "org_id": c.OrgID, "title": in.Title, "type": string(in.Type),
+		"product_id": nil, "audience": string(in.Audience), "channel": in.Channel, "market": in.Market,
+		"owner_id": c.UserID, "status": string(fairbalance.AssetDraft), "current_version_number": int64(1), "approved_version_id": nil, "expires_at": nil,
 		"created_by": c.UserID, "created_at": now, "updated_at": now}
-	if p := argString(args, "product_id"); p != "" {
-		if !auth.IsUUID(p) {
+	if in.ProductID != "" {
+		if !auth.IsUUID(in.ProductID) {
 			return nil, fkViolation("assets", "assets_product_id_fkey", "The product does not exist in your organisation.")
 		}
-		a["product_id"] = strings.ToLower(p)
+		a["product_id"] = strings.ToLower(in.ProductID)
 	}
-	if e := argString(args, "expires_at"); e != "" {
-		a["expires_at"] = e
-	}
-	if err := checkAssetFields(fieldCheck{table: "assets", row: a, all: true}); err != nil {
-		return nil, err
+	if in.ExpiresAt != "" {
+		a["expires_at"] = in.ExpiresAt
 	}
 	if err := orgRef(ctx, tx, c, "assets", a, "product_id", "products", "product"); err != nil {
 		return nil, err
 	}
-	in, err := versionArgs(args)
-	if err != nil {
-		return nil, err
-	}
-	code := argString(args, "job_code")
+	code := in.JobCode
 	if code == "" {
-		if code, err = nextJobCode(ctx, tx, c, argString(args, "market")); err != nil {
+		var err error
+		if code, err = nextJobCode(ctx, tx, c, in.Market); err != nil {
 			return nil, err
 		}
 	} else {
-		if !jobCodePattern.MatchString(code) {
-			return nil, checkViolation("assets", "assets_job_code_check", "A job code has 1 to 50 letters, digits, spaces and . _ / - characters.")
-		}
 		taken, err := jobCodeTaken(ctx, tx, c, code)
 		if err != nil {
 			return nil, err
@@ -613,7 +557,7 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if err != nil {
 		return nil, err
 	}
-	v, err := ct.newVersion(ctx, tx, c, str(asset, "id"), 1, in, now)
+	v, err := ct.newVersion(ctx, tx, c, str(asset, "id"), 1, in.Version, now)
 	if err != nil {
 		return nil, err
 	}
@@ -626,37 +570,70 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbal
 	return asset, nil
 }
 
+// decodeRow reads a row as the registry serves it into its domain type.
+func decodeRow[T any](row map[string]any) (T, error) {
+	var out T
+	raw, err := json.Marshal(row)
+	if err == nil {
+		err = json.Unmarshal(raw, &out)
+	}
+	if err != nil {
+		return out, fmt.Errorf("content: row as %T: %w", out, err)
+	}
+	return out, nil
+}
+
+// refuseVersion is the refusal of a new version of an asset in status s.
+func refuseVersion(s fairbalance.AssetStatus) error {
+	switch s {
+	case fairbalance.AssetInReview:
+		return raise(msgInReview)
+	case fairbalance.AssetArchived:
+		return raise(msgArchived)
+	}
+	return raise(fmt.Sprintf("An asset that is %s takes no new version.", s))
+}
+
+// statusesAcceptingVersions are the asset statuses in which a version may
+// be added, as a condition's values.
+func statusesAcceptingVersions() []any {
+	var out []any
+	for _, s := range fairbalance.AllAssetStatuses {
+		if s.AcceptsVersions() {
+			out = append(out, string(s))
+		}
+	}
+	return out
+}
+
 // addAssetVersion adds the next version of an asset and makes it current.
-func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
-	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
+func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, in AddAssetVersionInput) (any, error) {
+	row, err := writableRow(ctx, tx, c, AssetsTable(), in.AssetID, "Asset")
 	if err != nil {
 		return nil, err
 	}
-	switch str(asset, "status") {
-	case "in_review":
-		return nil, raise(msgInReview)
-	case "archived":
-		return nil, raise(msgArchived)
-	}
-	in, err := versionArgs(args)
+	asset, err := decodeRow[fairbalance.Asset](row)
 	if err != nil {
 		return nil, err
 	}
-	if in.changeNote == "" {
-		return nil, raise("Describe what changed in this version (a change note of 1 to 1000 characters).")
+	if !asset.Status.AcceptsVersions() {
+		return nil, refuseVersion(asset.Status)
 	}
-	prev, _ := asset["current_version_number"].(float64)
-	n := int64(prev) + 1
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
+	prev := int64(asset.CurrentVersionNumber)
+	n := prev + 1
 	now := ct.Now()
-	v, err := ct.newVersion(ctx, tx, c, str(asset, "id"), n, in, now)
+	v, err := ct.newVersion(ctx, tx, c, asset.ID, n, in.Version, now)
 	if err != nil {
 		return nil, err
 	}
-	// Conditional on the number read: a concurrent version makes this one
-	// fail rather than both claiming to be current.
-	after, err := updateRow(ctx, tx, AssetsTable(), str(asset, "id"),
+	// Conditional on the number and status read: a concurrent version or
+	// submission makes this one fail rather than both taking effect.
+	after, err := updateRow(ctx, tx, AssetsTable(), asset.ID,
 		map[string]any{"current_version_id": v["id"], "current_version_number": n, "updated_at": now},
-		and(condEq("current_version_number", int64(prev)), &fairbalance.Cond{Column: "status", Operator: "in", Values: []any{"in_review", "archived"}, Negated: true}))
+		and(condEq("current_version_number", prev), condIn("status", statusesAcceptingVersions())))
 	if err != nil {
 		return nil, err
 	}
@@ -670,22 +647,29 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fai
 }
 
 // archiveAsset archives an asset: it stays readable and never changes again.
-func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
-	asset, err := writableRow(ctx, tx, c, AssetsTable(), argString(args, "asset_id"), "Asset")
+func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, in AssetInput) (any, error) {
+	row, err := writableRow(ctx, tx, c, AssetsTable(), in.AssetID, "Asset")
 	if err != nil {
 		return nil, err
 	}
-	if str(asset, "status") == "archived" {
-		return asset, nil
+	asset, err := decodeRow[fairbalance.Asset](row)
+	if err != nil {
+		return nil, err
 	}
-	after, err := updateRow(ctx, tx, AssetsTable(), str(asset, "id"), map[string]any{"status": "archived", "updated_at": ct.Now()}, condEq("status", str(asset, "status")))
+	if asset.Status == fairbalance.AssetArchived {
+		return row, nil
+	}
+	if !asset.Status.CanTransition(fairbalance.AssetArchived) {
+		return nil, raise(fmt.Sprintf(MsgStatusMove, "asset", asset.Status, fairbalance.AssetArchived))
+	}
+	after, err := updateRow(ctx, tx, AssetsTable(), asset.ID, map[string]any{"status": string(fairbalance.AssetArchived), "updated_at": ct.Now()}, condEq("status", string(asset.Status)))
 	if err != nil {
 		return nil, err
 	}
 	if after == nil {
 		return nil, raise("The asset changed meanwhile; reload it and try again.")
 	}
-	if err := auditContent(ctx, tx, c, "asset_archived", "assets", str(asset, "id"), asset, after); err != nil {
+	if err := auditContent(ctx, tx, c, "asset_archived", "assets", asset.ID, row, after); err != nil {
 		return nil, err
 	}
 	return after, nil
@@ -693,15 +677,15 @@ func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c fairba
 
 // attachReferenceFile sets (or replaces) the PDF of a reference with its
 // extracted pages.
-func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
-	ref, err := writableRow(ctx, tx, c, ReferencesTable(), argString(args, "reference_id"), "Reference")
+func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, in AttachReferenceFileInput) (any, error) {
+	ref, err := writableRow(ctx, tx, c, ReferencesTable(), in.ReferenceID, "Reference")
 	if err != nil {
 		return nil, err
 	}
-	f, _ := args[preparedKey].(*preparedFile)
-	if f == nil {
-		return nil, raise("Upload the reference's file first (file_path).")
+	if err := in.Validate(); err != nil {
+		return nil, err
 	}
+	f := in.file
 	o, err := tx.ObjectByName(ctx, f.object.BucketID, f.object.Name)
 	if errors.Is(err, fairbalance.ErrNotFound) || (err == nil && o.ID != f.object.ID) {
 		return nil, raise("The uploaded file changed while it was being read; try again.")
@@ -709,12 +693,9 @@ func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c
 	if err != nil {
 		return nil, err
 	}
-	name := argString(args, "file_name")
+	name := in.FileName
 	if name == "" {
 		name = o.Name[strings.LastIndex(o.Name, "/")+1:]
-	}
-	if utf8.RuneCountInString(name) > 255 {
-		return nil, raise("The file name is longer than 255 characters.")
 	}
 	after, err := updateRow(ctx, tx, ReferencesTable(), str(ref, "id"), map[string]any{
 		"file_bucket": o.BucketID, "file_path": o.Name, "file_name": name, "sha256": f.sha256, "page_count": int64(f.pageNum),
@@ -754,12 +735,12 @@ func (ct *Content) contentCounts(ctx context.Context, tx fairbalance.Tx, c fairb
 		out[k] = n
 	}
 	by := map[string]int64{}
-	for _, s := range AssetStatuses {
-		n, err := count("assets", and(org, condEq("status", s)))
+	for _, s := range fairbalance.AllAssetStatuses {
+		n, err := count("assets", and(org, condEq("status", string(s))))
 		if err != nil {
 			return nil, err
 		}
-		by[s] = n
+		by[string(s)] = n
 	}
 	out["by_status"] = by
 	return out, nil

@@ -23,19 +23,6 @@ import (
 // through the content functions (content.go), which keep a version and its
 // asset consistent; versions are insert-only.
 
-// Asset, version, claim, module and reference vocabularies (the CHECK
-// constraints of migration 0006).
-var (
-	AssetTypes      = []string{"email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script", "other"}
-	AssetAudiences  = []string{"hcp", "patient", "payer"}
-	AssetStatuses   = []string{"draft", "in_review", "changes_requested", "approved", "expired", "withdrawn", "archived"}
-	ReferenceKinds  = []string{"prescribing_information", "clinical_study", "data_on_file", "guideline", "publication", "other"}
-	ClaimStatuses   = []string{"draft", "approved", "withdrawn", "expired"}
-	ModuleKinds     = []string{"claim", "isi", "disclaimer", "copy", "image"}
-	ModuleStatuses  = []string{"draft", "approved", "retired"}
-	referenceStates = []string{"active", "withdrawn"}
-)
-
 // writesContent reports whether c may write assets, versions, references,
 // claims and modules: owners, admins and marketers of an organisation,
 // never in a demo session.
@@ -63,6 +50,16 @@ func contentColumns(own ...ColumnSpec) []ColumnSpec {
 
 func textCol(name string, def string) ColumnSpec {
 	return ColumnSpec{Name: name, Type: fairbalance.TypeText, Default: constDefault(def)}
+}
+
+// enumCol is a text column holding a value of a domain vocabulary; def ""
+// means no default (the value is required).
+func enumCol(name string, v *fairbalance.Vocabulary, def string) ColumnSpec {
+	c := ColumnSpec{Name: name, Type: fairbalance.TypeText, Enum: v}
+	if def != "" {
+		c.Default = constDefault(def)
+	}
+	return c
 }
 
 func nullableText(name string) ColumnSpec {
@@ -108,30 +105,41 @@ func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
 		return nil
 	}
 	s, _ := f.row[k].(string)
-	n := utf8.RuneCountInString(strings.TrimSpace(s))
-	switch {
-	case n < minLen && minLen == 1:
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
-	case n < minLen || n > maxLen:
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be %d to %d characters long.", label, minLen, maxLen))
+	if msg := textProblem(label, s, minLen, maxLen); msg != "" {
+		return checkViolation(f.table, f.table+"_"+k+"_check", msg)
 	}
 	return nil
 }
 
-// oneOf checks a text field holds one of the allowed values.
-func (f fieldCheck) oneOf(k, label string, allowed []string) error {
-	if !f.has(k) {
+// textProblem says what is wrong with a text of minLen to maxLen
+// characters (after trimming); "" when nothing is.
+func textProblem(label, s string, minLen, maxLen int) string {
+	n := utf8.RuneCountInString(strings.TrimSpace(s))
+	switch {
+	case n < minLen && minLen == 1:
+		return label + " is required."
+	case n < minLen || n > maxLen:
+		return fmt.Sprintf("%s must be %d to %d characters long.", label, minLen, maxLen)
+	}
+	return ""
+}
+
+// dateProblem says what is wrong with a date written YYYY-MM-DD; "" when
+// nothing is.
+func dateProblem(label, s string) string {
+	if _, err := time.Parse("2006-01-02", s); err != nil {
+		return label + " must be a date written YYYY-MM-DD."
+	}
+	return ""
+}
+
+// chosen refuses a new row without a value of v for k, a column without
+// a default (the registry refuses a value outside v wherever one is given).
+func (f fieldCheck) chosen(k, label string, v fairbalance.Vocabulary) error {
+	if s, _ := f.row[k].(string); !f.all || v.Has(s) {
 		return nil
 	}
-	v, isNull := f.row[k], f.row[k] == nil
-	s, _ := v.(string)
-	if isNull && !f.all {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
-	}
-	if !contains(allowed, s) {
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be one of: %s.", label, strings.Join(allowed, ", ")))
-	}
-	return nil
+	return checkViolation(f.table, f.table+"_"+k+"_check", v.Refusal(label))
 }
 
 // date checks a nullable 'YYYY-MM-DD' field.
@@ -141,8 +149,8 @@ func (f fieldCheck) date(k, label string) error {
 		return nil
 	}
 	s, _ := v.(string)
-	if _, err := time.Parse("2006-01-02", s); err != nil {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a date written YYYY-MM-DD.")
+	if msg := dateProblem(label, s); msg != "" {
+		return checkViolation(f.table, f.table+"_"+k+"_check", msg)
 	}
 	return nil
 }
@@ -269,6 +277,31 @@ func refusedWhileUsed(table string, users []string, column, msg string) func(ctx
 	}
 }
 
+// MsgStatusMove is the refusal of a status change the domain's transition
+// table does not allow (%s: the object, its status, the status asked for).
+const MsgStatusMove = "The %s is %s and cannot become %s."
+
+// statusMove refuses an update that sets status on rows of table (what
+// names one in the message) whose current status may not move there;
+// rows already in that status keep it. The value itself is in the
+// vocabulary (the column's Enum saw to that).
+func statusMove[S ~string](ctx context.Context, tx fairbalance.Tx, table, what string, legal fairbalance.Transitions[S], values map[string]any, where *fairbalance.Cond) error {
+	if _, ok := values["status"]; !ok {
+		return nil
+	}
+	to := S(str(values, "status"))
+	rows, err := readDBRows(ctx, tx, table, where, 0, selCol("status", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if from := S(str(r, "status")); from != to && !legal.Allows(from, to) {
+			return raise(fmt.Sprintf(MsgStatusMove, what, from, to))
+		}
+	}
+	return nil
+}
+
 func auditActions(prefix string) map[string]string {
 	return map[string]string{"insert": prefix + "_created", "upsert": prefix + "_updated", "update": prefix + "_updated", "delete": prefix + "_deleted"}
 }
@@ -373,14 +406,14 @@ func AssetsTable() *TableSpec {
 		Name: "assets", Key: []string{"id"},
 		Columns: contentColumns(
 			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
-			ColumnSpec{Name: "type", Type: fairbalance.TypeText, ServerSet: true},
+			ColumnSpec{Name: "type", Type: fairbalance.TypeText, ServerSet: true, Enum: &fairbalance.AssetTypeVocabulary},
 			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
-			ColumnSpec{Name: "audience", Type: fairbalance.TypeText},
+			enumCol("audience", &fairbalance.AudienceVocabulary, ""),
 			textCol("channel", ""),
 			textCol("market", ""),
 			ColumnSpec{Name: "owner_id", Type: fairbalance.TypeUUID, Nullable: true, Default: creatorDefault},
 			ColumnSpec{Name: "job_code", Type: fairbalance.TypeText, ServerSet: true},
-			ColumnSpec{Name: "status", Type: fairbalance.TypeText, ServerSet: true, Default: constDefault("draft")},
+			ColumnSpec{Name: "status", Type: fairbalance.TypeText, ServerSet: true, Default: constDefault(string(fairbalance.AssetDraft)), Enum: &fairbalance.AssetStatusVocabulary},
 			ColumnSpec{Name: "current_version_id", Type: fairbalance.TypeUUID, Nullable: true, ServerSet: true},
 			ColumnSpec{Name: "current_version_number", Type: fairbalance.TypeInteger, ServerSet: true, Default: constDefault(0)},
 			ColumnSpec{Name: "approved_version_id", Type: fairbalance.TypeUUID, Nullable: true, ServerSet: true},
@@ -409,7 +442,7 @@ func AssetsTable() *TableSpec {
 				return err
 			}
 			for _, r := range rows {
-				if str(r, "status") == "archived" {
+				if fairbalance.AssetStatus(str(r, "status")) == fairbalance.AssetArchived {
 					return raise(msgArchived)
 				}
 			}
@@ -422,8 +455,6 @@ func AssetsTable() *TableSpec {
 func checkAssetFields(f fieldCheck) error {
 	return firstError(
 		f.text("title", "The title", 1, 200),
-		f.oneOf("type", "The type", AssetTypes),
-		f.oneOf("audience", "The audience", AssetAudiences),
 		f.text("channel", "The channel", 0, 100),
 		f.text("market", "The market", 0, 20),
 		f.date("expires_at", "The expiry date"),
@@ -441,7 +472,7 @@ func AssetVersionsTable() *TableSpec {
 		Columns: contentColumns(
 			ro("asset_id", fairbalance.TypeUUID, false),
 			ro("number", fairbalance.TypeInteger, false),
-			ro("kind", fairbalance.TypeText, false),
+			ColumnSpec{Name: "kind", Type: fairbalance.TypeText, ServerSet: true, Enum: &fairbalance.VersionKindVocabulary},
 			ro("content_json", fairbalance.TypeJSON, true),
 			ro("content_html", fairbalance.TypeText, true),
 			ro("plain_text", fairbalance.TypeText, false),
@@ -499,8 +530,8 @@ func ReferencesTable() *TableSpec {
 		Columns: contentColumns(
 			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
 			textCol("citation", ""),
-			textCol("kind", "other"),
-			textCol("status", "active"),
+			enumCol("kind", &fairbalance.ReferenceKindVocabulary, string(fairbalance.ReferenceOther)),
+			enumCol("status", &fairbalance.ReferenceStatusVocabulary, string(fairbalance.ReferenceActive)),
 			file("file_bucket", fairbalance.TypeText),
 			file("file_path", fairbalance.TypeText),
 			file("file_name", fairbalance.TypeText),
@@ -531,8 +562,6 @@ func checkReference(f fieldCheck) error {
 	return firstError(
 		f.text("title", "The title", 1, 300),
 		f.text("citation", "The citation", 0, 2000),
-		f.oneOf("kind", "The kind", ReferenceKinds),
-		f.oneOf("status", "The status", referenceStates),
 	)
 }
 
@@ -545,7 +574,7 @@ func ClaimsTable() *TableSpec {
 			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
 			ColumnSpec{Name: "text", Type: fairbalance.TypeText},
 			ColumnSpec{Name: "variants", Type: fairbalance.TypeTextArray, Default: constDefault("[]")},
-			textCol("status", "draft"),
+			enumCol("status", &fairbalance.ClaimStatusVocabulary, string(fairbalance.ClaimDraft)),
 			nullableText("expires_at"),
 		),
 		Relations: []RelationSpec{
@@ -561,7 +590,8 @@ func ClaimsTable() *TableSpec {
 			return firstError(checkClaim(fieldCheck{table: "claims", row: row, all: true}), orgRef(ctx, tx, c, "claims", row, "product_id", "products", "product"))
 		},
 		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
-			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"))
+			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"),
+				statusMove(ctx, tx, "claims", "claim", fairbalance.ClaimTransitions, values, where))
 		},
 		CheckDelete:  refusedWhileUsed("claims", []string{"modules"}, "claim_id", "A module is built on this claim; retire or delete the module first."),
 		AuditActions: auditActions("claim"),
@@ -572,7 +602,6 @@ func checkClaim(f fieldCheck) error {
 	return firstError(
 		f.text("text", "The claim text", 1, 2000),
 		f.strings("variants", "Variants", 50, 2000),
-		f.oneOf("status", "The status", ClaimStatuses),
 		f.date("expires_at", "The expiry date"),
 	)
 }
@@ -663,13 +692,13 @@ func ModulesTable() *TableSpec {
 	return &TableSpec{
 		Name: "modules", Key: []string{"id"},
 		Columns: contentColumns(
-			ColumnSpec{Name: "kind", Type: fairbalance.TypeText},
+			enumCol("kind", &fairbalance.ModuleKindVocabulary, ""),
 			ColumnSpec{Name: "title", Type: fairbalance.TypeText},
 			textCol("body", ""),
 			ColumnSpec{Name: "claim_id", Type: fairbalance.TypeUUID, Nullable: true},
 			ColumnSpec{Name: "product_id", Type: fairbalance.TypeUUID, Nullable: true},
 			nullableText("image_path"),
-			textCol("status", "draft"),
+			enumCol("status", &fairbalance.ModuleStatusVocabulary, string(fairbalance.ModuleDraft)),
 			nullableText("expires_at"),
 		),
 		Relations: []RelationSpec{
@@ -689,7 +718,8 @@ func ModulesTable() *TableSpec {
 		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
 			return firstError(checkModule(fieldCheck{table: "modules", row: values}),
 				orgRef(ctx, tx, c, "modules", values, "claim_id", "claims", "claim"),
-				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"))
+				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"),
+				statusMove(ctx, tx, "modules", "module", fairbalance.ModuleTransitions, values, where))
 		},
 		CheckDelete:  refusedWhileUsed("modules", []string{"version_modules"}, "module_id", "Asset versions contain this module; retire it instead."),
 		AuditActions: auditActions("module"),
@@ -698,11 +728,10 @@ func ModulesTable() *TableSpec {
 
 func checkModule(f fieldCheck) error {
 	return firstError(
-		f.oneOf("kind", "The kind", ModuleKinds),
+		f.chosen("kind", "The kind", fairbalance.ModuleKindVocabulary),
 		f.text("title", "The title", 1, 200),
 		f.text("body", "The body", 0, 50000),
 		f.text("image_path", "The image path", 0, 1024),
-		f.oneOf("status", "The status", ModuleStatuses),
 		f.date("expires_at", "The expiry date"),
 	)
 }

@@ -46,6 +46,10 @@ type ColumnSpec struct {
 	Default func(c fairbalance.Caller, now time.Time) any
 	// Nullable columns accept null.
 	Nullable bool
+	// Enum, when set, is the closed list of values a text column holds: a
+	// write of another value is refused as the database's CHECK would
+	// refuse it, and clients see the column as a union of the values.
+	Enum *fairbalance.Vocabulary
 }
 
 // RelationSpec declares a one-level embedding: rows of Table whose

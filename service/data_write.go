@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"fairbalance"
 	"fairbalance/pgrest"
@@ -44,6 +45,11 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 		}
 		return nil, nil
 	}
+	if col.Enum != nil {
+		if s, ok := v.(string); !ok || !col.Enum.Has(s) {
+			return nil, enumViolation(t, col)
+		}
+	}
 	switch col.Type {
 	case fairbalance.TypeJSON, fairbalance.TypeTextArray:
 		b, err := json.Marshal(v)
@@ -75,6 +81,13 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 		return convert(t, col, fmt.Sprint(x))
 	}
 	return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
+}
+
+// enumViolation refuses a value outside the column's vocabulary as
+// PostgreSQL refuses one outside a CHECK list (400, code 23514), in words.
+func enumViolation(t *TableSpec, col *ColumnSpec) error {
+	msg := col.Enum.Refusal("The " + strings.ReplaceAll(col.Name, "_", " "))
+	return pgErr(http.StatusBadRequest, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s_%s_check\"", t.Name, t.Name, col.Name), "")
 }
 
 // decodeRows reads an insert body: one object or an array of objects.

@@ -243,26 +243,26 @@ func (s *seeder) asset(a demoAsset, products map[string]string, modules map[stri
 		}
 		versionIDs = append(versionIDs, str(row, "id"))
 	}
-	if a.Status == "archived" {
+	if a.Status == fairbalance.AssetArchived {
 		_, err := s.call(s.mkt, "archive_asset", map[string]any{"asset_id": assetID})
 		return err
 	}
-	if a.Status == "draft" && a.ExpiresInDays == 0 {
+	if a.Status == fairbalance.AssetDraft && a.ExpiresInDays == 0 {
 		return nil
 	}
 	current := versionIDs[len(versionIDs)-1]
 	return s.dc.data.store.Tx(s.ctx, func(tx fairbalance.Tx) error {
-		values := map[string]any{"status": a.Status, "updated_at": s.now}
+		values := map[string]any{"status": string(a.Status), "updated_at": s.now}
 		if a.ExpiresInDays != 0 {
 			values["expires_at"] = s.now.AddDate(0, 0, a.ExpiresInDays).Format("2006-01-02")
 		}
-		if a.Status == "approved" || a.Status == "expired" {
+		if a.Status == fairbalance.AssetApproved || a.Status == fairbalance.AssetExpired {
 			values["approved_version_id"] = current
 		}
 		if _, err := updateRow(s.ctx, tx, AssetsTable(), assetID, values, nil); err != nil {
 			return err
 		}
-		if a.Status == "draft" {
+		if a.Status == fairbalance.AssetDraft {
 			return nil
 		}
 		// What went to review is frozen (versions are immutable once submitted).
@@ -495,9 +495,12 @@ func htmlEscape(s string) string {
 }
 
 type demoAsset struct {
-	Title, Type, Audience, Channel, Market, Brand, Status string
-	ExpiresInDays                                         int
-	Versions                                              []demoVersion
+	Title, Type, Audience, Channel, Market, Brand string
+	// Status is where the asset is left, set directly: the demo shows
+	// assets at every stage of review without running the reviews.
+	Status        fairbalance.AssetStatus
+	ExpiresInDays int
+	Versions      []demoVersion
 }
 
 func detailAidPages(brand, headline, claim, isi string, revised bool) []samplepdf.Page {

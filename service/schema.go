@@ -3,6 +3,7 @@ package service
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"fairbalance"
@@ -38,6 +39,9 @@ func (d *Data) TypeScript() string {
 			fmt.Fprintf(&b, "        %s: {\n", part)
 			for _, c := range t.Columns {
 				typ := tsType(c.Type)
+				if c.Enum != nil {
+					typ = tsUnion(c.Enum.Values)
+				}
 				if c.Nullable {
 					typ += " | null"
 				}
@@ -87,9 +91,53 @@ func (d *Data) TypeScript() string {
 		}
 		b.WriteString("        Returns: Json\n      }\n")
 	}
-	b.WriteString("    }\n    Enums: {\n      [_ in never]: never\n    }\n    CompositeTypes: {\n      [_ in never]: never\n    }\n  }\n}\n")
+	b.WriteString("    }\n    Enums: {\n")
+	enums := d.vocabularies()
+	if len(enums) == 0 {
+		b.WriteString("      [_ in never]: never\n")
+	}
+	for _, v := range enums {
+		fmt.Fprintf(&b, "      %s: %s\n", v.Name, tsUnion(v.Values))
+	}
+	b.WriteString("    }\n    CompositeTypes: {\n      [_ in never]: never\n    }\n  }\n}\n")
+	// The values at run time too, for pickers (as supabase gen types does).
+	b.WriteString("\nexport const Constants = {\n  public: {\n    Enums: {\n")
+	for _, v := range enums {
+		fmt.Fprintf(&b, "      %s: [%s],\n", v.Name, strings.Join(quoted(v.Values), ", "))
+	}
+	b.WriteString("    },\n  },\n} as const\n")
 	return b.String()
 }
+
+// vocabularies are the distinct vocabularies of the registry's columns,
+// by name.
+func (d *Data) vocabularies() []fairbalance.Vocabulary {
+	byName := map[string]fairbalance.Vocabulary{}
+	for _, t := range d.Tables() {
+		for _, c := range t.Columns {
+			if c.Enum != nil {
+				byName[c.Enum.Name] = *c.Enum
+			}
+		}
+	}
+	out := make([]fairbalance.Vocabulary, 0, len(byName))
+	for _, v := range byName {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func quoted(values []string) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = strconv.Quote(v)
+	}
+	return out
+}
+
+// tsUnion is a TypeScript string union: "draft" | "approved".
+func tsUnion(values []string) string { return strings.Join(quoted(values), " | ") }
 
 func openAPIType(t fairbalance.ColumnType) (typ, format string) {
 	switch t {
@@ -135,6 +183,9 @@ func (d *Data) OpenAPI(host, version string) map[string]any {
 		for _, c := range t.Columns {
 			typ, format := openAPIType(c.Type)
 			props[c.Name] = map[string]any{"type": typ, "format": format}
+			if c.Enum != nil {
+				props[c.Name] = map[string]any{"type": typ, "format": c.Enum.Name, "enum": c.Enum.Values}
+			}
 			if !c.Nullable && c.Default == nil && !c.ServerSet {
 				required = append(required, c.Name)
 			}

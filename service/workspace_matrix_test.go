@@ -16,10 +16,17 @@ import (
 // The workspace tables and functions in the permission matrix (called from
 // TestPermissionMatrix).
 
+// pgCode is the PostgREST code the data API answers err with: a
+// *pgrest.Error's, or the code of a (non-internal) *fairbalance.Error,
+// which the data API renders with its own code (the typed inputs of the
+// content functions refuse so).
 func pgCode(err error) string {
 	var pe *pgrest.Error
 	if errors.As(err, &pe) {
 		return pe.Code
+	}
+	if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
+		return fe.Code
 	}
 	if err != nil {
 		return "other: " + err.Error()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -91,6 +92,62 @@ func (db *DB) SnapshotForTest(ctx context.Context) (map[string][]string, error) 
 			return nil, err
 		}
 		out[table] = list
+	}
+	return out, nil
+}
+
+var (
+	// sqliteInList is a CHECK (column IN ('a','b')) of a CREATE TABLE.
+	sqliteInList = regexp.MustCompile(`(?i)CHECK\s*\(\s*(\w+)\s+IN\s*\(([^()]*)\)\s*\)`)
+	// pgAnyArray is PostgreSQL's rendering of the same constraint:
+	// CHECK ((column = ANY (ARRAY['a'::text, 'b'::text]))).
+	pgAnyArray = regexp.MustCompile(`\(\(?(\w+)\)? = ANY \(\(?ARRAY\[([^\]]*)\]`)
+	sqlString  = regexp.MustCompile(`'((?:[^']|'')*)'`)
+)
+
+// ValueChecksForTest reads the CHECK constraints of a table in the live
+// schema that hold a column to a list of values, as column → values in
+// the declared order. Tests compare them with the domain's vocabularies.
+func (db *DB) ValueChecksForTest(ctx context.Context, table string) (map[string][]string, error) {
+	var defs []string
+	var pattern *regexp.Regexp
+	if db.backend == "postgres" {
+		pattern = pgAnyArray
+		rows, err := db.writer.QueryContext(ctx, `SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = to_regclass($1) AND contype = 'c' ORDER BY conname`, table)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var d string
+			if err := rows.Scan(&d); err != nil {
+				return nil, err
+			}
+			defs = append(defs, d)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	} else {
+		pattern = sqliteInList
+		var d string
+		if err := db.writer.QueryRowContext(ctx, `SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&d); err != nil {
+			return nil, fmt.Errorf("table %s: %w", table, err)
+		}
+		defs = append(defs, d)
+	}
+	out := map[string][]string{}
+	for _, d := range defs {
+		for _, m := range pattern.FindAllStringSubmatch(d, -1) {
+			if _, dup := out[m[1]]; dup {
+				return nil, fmt.Errorf("table %s: two value lists for column %s", table, m[1])
+			}
+			values := []string{}
+			for _, v := range sqlString.FindAllStringSubmatch(m[2], -1) {
+				values = append(values, strings.ReplaceAll(v[1], "''", "'"))
+			}
+			out[m[1]] = values
+		}
 	}
 	return out, nil
 }

@@ -112,6 +112,21 @@ perBackend((ctx) => {
     assert.equal(composed.job_code, 'FB-US-0001');
     assert.equal(composed.status, 'draft');
     assert.equal(composed.current_version_number, 1);
+    // Values outside the domain's vocabularies are refused as the CHECK
+    // constraints would refuse them; the first refused field speaks.
+    r = await marketer.client.rpc('create_asset', { title: 'Poster', type: 'poster', audience: 'public', channel: 'print', market: 'US', content_html: '<p>x</p>' });
+    assert.equal(r.status, 400);
+    assert.equal(r.error?.code, '23514');
+    assert.equal(r.error?.message, 'The type must be one of: email, web_page, detail_aid, social_post, banner, print, video_script, other.');
+    r = await marketer.client.from('modules').update({ status: 'published' }).eq('id', module.id);
+    assert.equal(r.status, 400);
+    assert.equal(r.error?.code, '23514');
+    // Statuses move along the domain's transition tables.
+    r = await marketer.client.from('modules').update({ status: 'retired' }).eq('id', module.id);
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    r = await marketer.client.from('modules').update({ status: 'approved' }).eq('id', module.id);
+    assert.equal(r.error?.code, 'P0001');
+    assert.equal(r.error?.message, 'The module is retired and cannot become approved.');
 
     r = await viewer.client.from('asset_versions').select('number, kind, content_html, plain_text, page_count').eq('asset_id', composed.id).single();
     assert.equal(r.error, null, JSON.stringify(r.error));

@@ -1,27 +1,23 @@
 import type { BadgeProps } from "@/components/ui/badge";
+import { Constants, type Database } from "./database.types";
 
 /**
  * Labels and badge colours for the content model (assets, versions, modules,
  * claims, references), shared by the Content & Modules Hub and Asset detail
- * so every screen names a status the same way. The value lists mirror the
- * server's CHECK constraints (migration 0006); an unknown value is shown as
- * given rather than hidden, so a newer server never makes a row disappear.
+ * so every screen names a status the same way. The value lists and their
+ * types come from the generated database types (the server's domain
+ * vocabularies); a value the server adds fails the type check here until it
+ * has a label. An unknown value is shown as given rather than hidden, so a
+ * newer server never makes a row disappear.
  */
 
 type Variant = NonNullable<BadgeProps["variant"]>;
+type Enums = Database["public"]["Enums"];
+const VOCABULARIES = Constants.public.Enums;
 
 /** Asset types, in the order a picker offers them. */
-export const ASSET_TYPES = [
-  "email",
-  "web_page",
-  "detail_aid",
-  "social_post",
-  "banner",
-  "print",
-  "video_script",
-  "other",
-] as const;
-export type AssetType = (typeof ASSET_TYPES)[number];
+export const ASSET_TYPES = VOCABULARIES.asset_type;
+export type AssetType = Enums["asset_type"];
 
 const ASSET_TYPE_LABELS: Record<AssetType, string> = {
   email: "Email",
@@ -35,22 +31,15 @@ const ASSET_TYPE_LABELS: Record<AssetType, string> = {
 };
 
 /** Asset statuses in workflow order. */
-export const ASSET_STATUSES = [
-  "draft",
-  "in_review",
-  "changes_requested",
-  "approved",
-  "expired",
-  "withdrawn",
-  "archived",
-] as const;
-export type AssetStatus = (typeof ASSET_STATUSES)[number];
+export const ASSET_STATUSES = VOCABULARIES.asset_status;
+export type AssetStatus = Enums["asset_status"];
 
 const ASSET_STATUS_LABELS: Record<AssetStatus, string> = {
   draft: "Draft",
   in_review: "In review",
   changes_requested: "Changes requested",
   approved: "Approved",
+  rejected: "Rejected",
   expired: "Expired",
   withdrawn: "Withdrawn",
   archived: "Archived",
@@ -63,14 +52,15 @@ const ASSET_STATUS_VARIANTS: Record<AssetStatus, Variant> = {
   in_review: "blue",
   changes_requested: "amber",
   approved: "green",
+  rejected: "red",
   expired: "red",
   withdrawn: "red",
   archived: "gray",
 };
 
 /** Audiences an asset is written for. */
-export const AUDIENCES = ["hcp", "patient", "payer"] as const;
-export type Audience = (typeof AUDIENCES)[number];
+export const AUDIENCES = VOCABULARIES.audience;
+export type Audience = Enums["audience"];
 
 const AUDIENCE_LABELS: Record<Audience, string> = {
   hcp: "HCP",
@@ -79,8 +69,8 @@ const AUDIENCE_LABELS: Record<Audience, string> = {
 };
 
 /** Kinds of reusable module. */
-export const MODULE_KINDS = ["claim", "isi", "disclaimer", "copy", "image"] as const;
-export type ModuleKind = (typeof MODULE_KINDS)[number];
+export const MODULE_KINDS = VOCABULARIES.module_kind;
+export type ModuleKind = Enums["module_kind"];
 
 const MODULE_KIND_LABELS: Record<ModuleKind, string> = {
   claim: "Claim",
@@ -91,8 +81,8 @@ const MODULE_KIND_LABELS: Record<ModuleKind, string> = {
 };
 
 /** Module statuses. */
-export const MODULE_STATUSES = ["draft", "approved", "retired"] as const;
-export type ModuleStatus = (typeof MODULE_STATUSES)[number];
+export const MODULE_STATUSES = VOCABULARIES.module_status;
+export type ModuleStatus = Enums["module_status"];
 
 const MODULE_STATUS_LABELS: Record<ModuleStatus, string> = {
   draft: "Draft",
@@ -107,15 +97,8 @@ const MODULE_STATUS_VARIANTS: Record<ModuleStatus, Variant> = {
 };
 
 /** Kinds of supporting reference. */
-export const REFERENCE_KINDS = [
-  "prescribing_information",
-  "clinical_study",
-  "data_on_file",
-  "guideline",
-  "publication",
-  "other",
-] as const;
-export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+export const REFERENCE_KINDS = VOCABULARIES.reference_kind;
+export type ReferenceKind = Enums["reference_kind"];
 
 const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
   prescribing_information: "Prescribing information",
@@ -127,8 +110,8 @@ const REFERENCE_KIND_LABELS: Record<ReferenceKind, string> = {
 };
 
 /** Reference statuses. */
-export const REFERENCE_STATUSES = ["active", "withdrawn"] as const;
-export type ReferenceStatus = (typeof REFERENCE_STATUSES)[number];
+export const REFERENCE_STATUSES = VOCABULARIES.reference_status;
+export type ReferenceStatus = Enums["reference_status"];
 
 const REFERENCE_STATUS_LABELS: Record<ReferenceStatus, string> = {
   active: "Active",
@@ -141,8 +124,8 @@ const REFERENCE_STATUS_VARIANTS: Record<ReferenceStatus, Variant> = {
 };
 
 /** Claim statuses. */
-export const CLAIM_STATUSES = ["draft", "approved", "withdrawn", "expired"] as const;
-export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+export const CLAIM_STATUSES = VOCABULARIES.claim_status;
+export type ClaimStatus = Enums["claim_status"];
 
 const CLAIM_STATUS_LABELS: Record<ClaimStatus, string> = {
   draft: "Draft",
@@ -159,8 +142,8 @@ const CLAIM_STATUS_VARIANTS: Record<ClaimStatus, Variant> = {
 };
 
 /** Kinds of version: written in the editor or uploaded. */
-export const VERSION_KINDS = ["authored", "file"] as const;
-export type VersionKind = (typeof VERSION_KINDS)[number];
+export const VERSION_KINDS = VOCABULARIES.version_kind;
+export type VersionKind = Enums["version_kind"];
 
 const VERSION_KIND_LABELS: Record<VersionKind, string> = {
   authored: "Written in Fairbalance",

@@ -11,7 +11,7 @@ export type Database = {
           org_id: string
           asset_id: string
           number: number
-          kind: string
+          kind: "authored" | "file"
           content_json: Json | null
           content_html: string | null
           plain_text: string
@@ -34,7 +34,7 @@ export type Database = {
           org_id?: string
           asset_id?: string
           number?: number
-          kind?: string
+          kind?: "authored" | "file"
           content_json?: Json | null
           content_html?: string | null
           plain_text?: string
@@ -57,7 +57,7 @@ export type Database = {
           org_id?: string
           asset_id?: string
           number?: number
-          kind?: string
+          kind?: "authored" | "file"
           content_json?: Json | null
           content_html?: string | null
           plain_text?: string
@@ -104,14 +104,14 @@ export type Database = {
           id: string
           org_id: string
           title: string
-          type: string
+          type: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
           product_id: string | null
-          audience: string
+          audience: "hcp" | "patient" | "payer"
           channel: string
           market: string
           owner_id: string | null
           job_code: string
-          status: string
+          status: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
           current_version_id: string | null
           current_version_number: number
           approved_version_id: string | null
@@ -124,14 +124,14 @@ export type Database = {
           id?: string
           org_id?: string
           title: string
-          type?: string
+          type?: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
           product_id?: string | null
-          audience: string
+          audience: "hcp" | "patient" | "payer"
           channel?: string
           market?: string
           owner_id?: string | null
           job_code?: string
-          status?: string
+          status?: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
           current_version_id?: string | null
           current_version_number?: number
           approved_version_id?: string | null
@@ -144,14 +144,14 @@ export type Database = {
           id?: string
           org_id?: string
           title?: string
-          type?: string
+          type?: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
           product_id?: string | null
-          audience?: string
+          audience?: "hcp" | "patient" | "payer"
           channel?: string
           market?: string
           owner_id?: string | null
           job_code?: string
-          status?: string
+          status?: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
           current_version_id?: string | null
           current_version_number?: number
           approved_version_id?: string | null
@@ -326,7 +326,7 @@ export type Database = {
           product_id: string | null
           text: string
           variants: string[]
-          status: string
+          status: "draft" | "approved" | "withdrawn" | "expired"
           expires_at: string | null
           created_by: string
           created_at: string
@@ -338,7 +338,7 @@ export type Database = {
           product_id?: string | null
           text: string
           variants?: string[]
-          status?: string
+          status?: "draft" | "approved" | "withdrawn" | "expired"
           expires_at?: string | null
           created_by?: string
           created_at?: string
@@ -350,7 +350,7 @@ export type Database = {
           product_id?: string | null
           text?: string
           variants?: string[]
-          status?: string
+          status?: "draft" | "approved" | "withdrawn" | "expired"
           expires_at?: string | null
           created_by?: string
           created_at?: string
@@ -444,13 +444,13 @@ export type Database = {
         Row: {
           id: string
           org_id: string
-          kind: string
+          kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
           title: string
           body: string
           claim_id: string | null
           product_id: string | null
           image_path: string | null
-          status: string
+          status: "draft" | "approved" | "retired"
           expires_at: string | null
           created_by: string
           created_at: string
@@ -459,13 +459,13 @@ export type Database = {
         Insert: {
           id?: string
           org_id?: string
-          kind: string
+          kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
           title: string
           body?: string
           claim_id?: string | null
           product_id?: string | null
           image_path?: string | null
-          status?: string
+          status?: "draft" | "approved" | "retired"
           expires_at?: string | null
           created_by?: string
           created_at?: string
@@ -474,13 +474,13 @@ export type Database = {
         Update: {
           id?: string
           org_id?: string
-          kind?: string
+          kind?: "claim" | "isi" | "disclaimer" | "copy" | "image"
           title?: string
           body?: string
           claim_id?: string | null
           product_id?: string | null
           image_path?: string | null
-          status?: string
+          status?: "draft" | "approved" | "retired"
           expires_at?: string | null
           created_by?: string
           created_at?: string
@@ -661,8 +661,8 @@ export type Database = {
           org_id: string
           title: string
           citation: string
-          kind: string
-          status: string
+          kind: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
+          status: "active" | "withdrawn"
           file_bucket: string | null
           file_path: string | null
           file_name: string | null
@@ -679,8 +679,8 @@ export type Database = {
           org_id?: string
           title: string
           citation?: string
-          kind?: string
-          status?: string
+          kind?: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
+          status?: "active" | "withdrawn"
           file_bucket?: string | null
           file_path?: string | null
           file_name?: string | null
@@ -697,8 +697,8 @@ export type Database = {
           org_id?: string
           title?: string
           citation?: string
-          kind?: string
-          status?: string
+          kind?: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
+          status?: "active" | "withdrawn"
           file_bucket?: string | null
           file_path?: string | null
           file_name?: string | null
@@ -928,10 +928,34 @@ export type Database = {
       }
     }
     Enums: {
-      [_ in never]: never
+      asset_status: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
+      asset_type: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
+      audience: "hcp" | "patient" | "payer"
+      claim_status: "draft" | "approved" | "withdrawn" | "expired"
+      module_kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
+      module_status: "draft" | "approved" | "retired"
+      reference_kind: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
+      reference_status: "active" | "withdrawn"
+      version_kind: "authored" | "file"
     }
     CompositeTypes: {
       [_ in never]: never
     }
   }
 }
+
+export const Constants = {
+  public: {
+    Enums: {
+      asset_status: ["draft", "in_review", "changes_requested", "approved", "rejected", "expired", "withdrawn", "archived"],
+      asset_type: ["email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script", "other"],
+      audience: ["hcp", "patient", "payer"],
+      claim_status: ["draft", "approved", "withdrawn", "expired"],
+      module_kind: ["claim", "isi", "disclaimer", "copy", "image"],
+      module_status: ["draft", "approved", "retired"],
+      reference_kind: ["prescribing_information", "clinical_study", "data_on_file", "guideline", "publication", "other"],
+      reference_status: ["active", "withdrawn"],
+      version_kind: ["authored", "file"],
+    },
+  },
+} as const
