@@ -19,18 +19,14 @@ import (
 // registry of package service. Errors come in PostgREST's shape.
 
 func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
-	var pe *pgrest.Error
-	if !errors.As(err, &pe) {
-		if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
-			pe = &pgrest.Error{Status: statusOf(fe.Kind), Code: fe.Code, Message: fe.Message}
-		} else {
-			cause := err
-			if fe != nil && fe.Err != nil {
-				cause = fe.Err
-			}
-			a.log.Error("rest: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
-			pe = &pgrest.Error{Status: http.StatusInternalServerError, Code: "XX000", Message: "Internal server error", Details: "request " + RequestID(r.Context())}
+	pe := fairbalance.AsError(err)
+	if pe == nil || pe.Kind == fairbalance.KindInternal {
+		cause := err
+		if pe != nil && pe.Err != nil {
+			cause = pe.Err
 		}
+		a.log.Error("rest: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
+		pe = &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "XX000", Message: "Internal server error", Details: "request " + RequestID(r.Context())}
 	}
 	if r.Method == http.MethodHead {
 		w.Header().Set("Proxy-Status", "PostgREST; error="+pe.Code)
@@ -38,7 +34,22 @@ func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
 	if pe.Code == "PGRST303" {
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="JWT expired"`)
 	}
-	writeJSON(w, pe.Status, pe)
+	writeJSON(w, statusOf(pe.Kind), restBody{pe.Code, pe.Message, nullable(pe.Details), nullable(pe.Hint)})
+}
+
+// restBody is PostgREST's error body: null for an empty details or hint.
+type restBody struct {
+	Code    string  `json:"code"`
+	Message string  `json:"message"`
+	Details *string `json:"details"`
+	Hint    *string `json:"hint"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // restCaller establishes the caller from the bearer token: the anon or
@@ -52,9 +63,9 @@ func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 	c, err := a.id.ParseToken(tok)
 	if err != nil {
 		if strings.Contains(err.Error(), "token is expired") {
-			return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
+			return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST303", Message: "JWT expired"}
 		}
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
+		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}
 	}
 	switch c.Role {
 	case "anon":
@@ -63,20 +74,20 @@ func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 		return fairbalance.Caller{Role: "service_role"}, nil
 	case "authenticated":
 	default:
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
+		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST301", Message: "JWT role is not allowed", Details: "role " + c.Role}
 	}
 	if !auth.IsUUID(c.Subject) {
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
+		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "sub must be a UUID"}
 	}
 	caller := fairbalance.Caller{Role: "authenticated", UserID: c.Subject, SessionID: c.SessionID}
 	p, err := a.store.View().ProfileByID(r.Context(), c.Subject)
 	switch {
 	case errors.Is(err, fairbalance.ErrNotFound):
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
+		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST301", Message: "The account of this token no longer exists"}
 	case err != nil:
 		return fairbalance.Caller{}, err
 	case p.DeactivatedAt != nil:
-		return fairbalance.Caller{}, &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
+		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "42501", Message: "This account is deactivated"}
 	}
 	caller.OrgID, caller.Member = p.OrgID, p.Role
 	caller.Demo = p.OrgID == fairbalance.DemoOrgID
@@ -92,12 +103,12 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) { restError(w, r, a, err) }
 	for _, h := range []string{"Accept-Profile", "Content-Profile"} {
 		if v := r.Header.Get(h); v != "" && v != "public" {
-			fail(&pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST106", Message: "Invalid schema: " + v, Hint: "Only the following schemas are exposed: public"})
+			fail(&fairbalance.Error{Kind: fairbalance.KindNotAcceptable, Code: "PGRST106", Message: "Invalid schema: " + v, Hint: "Only the following schemas are exposed: public"})
 			return
 		}
 	}
 	if a.data == nil {
-		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST205", Message: "Could not find the table 'public." + table + "' in the schema cache"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "PGRST205", Message: "Could not find the table 'public." + table + "' in the schema cache"})
 		return
 	}
 	caller, err := a.restCaller(r)
@@ -136,7 +147,7 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 			if body, err = io.ReadAll(r.Body); err != nil {
 				var mbe *http.MaxBytesError
 				if errors.As(err, &mbe) {
-					fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+					fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
 					return
 				}
 				fail(err)
@@ -159,7 +170,7 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 		a.writeWrite(w, r, req, res)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST, PATCH, DELETE")
-		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
+		fail(&fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
 	}
 }
 
@@ -238,11 +249,11 @@ func singularBody(rows json.RawMessage) json.RawMessage {
 func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.ReadResult) {
 	hdr := w.Header()
 	if req.Singular && res.Count != 1 {
-		restError(w, r, a, &pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
+		restError(w, r, a, &fairbalance.Error{Kind: fairbalance.KindNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
 		return
 	}
 	if res.Counted && res.Count == 0 && int64(res.Offset) > res.Total && res.Offset > 0 {
-		restError(w, r, a, &pgrest.Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
+		restError(w, r, a, &fairbalance.Error{Kind: fairbalance.KindRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
 			Details: "An offset of " + strconv.Itoa(res.Offset) + " was requested, but there are only " + strconv.FormatInt(res.Total, 10) + " rows."})
 		return
 	}
@@ -313,7 +324,7 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	fail := func(err error) { restError(w, r, a, err) }
 	if a.data == nil {
-		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST202", Message: "Could not find the function public." + r.PathValue("fn") + " in the schema cache"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "PGRST202", Message: "Could not find the function public." + r.PathValue("fn") + " in the schema cache"})
 		return
 	}
 	caller, err := a.restCaller(r)
@@ -327,12 +338,12 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+			fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
 			return
 		}
 		if len(strings.TrimSpace(string(body))) > 0 {
 			if err := json.Unmarshal(body, &args); err != nil {
-				fail(&pgrest.Error{Status: http.StatusBadRequest, Code: "PGRST102", Message: "Empty or invalid json", Details: err.Error()})
+				fail(&fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "PGRST102", Message: "Empty or invalid json", Details: err.Error()})
 				return
 			}
 		}
@@ -343,7 +354,7 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
 		return
 	}
 	out, err := a.data.Call(r.Context(), caller, r.PathValue("fn"), args, get)

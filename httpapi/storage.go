@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/pgrest"
 	"fairbalance/service"
 )
 
@@ -91,9 +90,8 @@ func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (fairbalance
 	c, err := a.restCaller(r)
 	if err != nil {
 		msg := err.Error()
-		var pe *pgrest.Error
-		if errors.As(err, &pe) {
-			msg = pe.Message
+		if fe := fairbalance.AsError(err); fe != nil {
+			msg = fe.Message
 		}
 		writeJSON(w, http.StatusBadRequest, storageErr{StatusCode: "403", Code: service.CodeAccessDenied, Error: "Unauthorized", Message: msg})
 		return fairbalance.Caller{}, false

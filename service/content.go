@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -163,7 +162,7 @@ func refuseWriter(c fairbalance.Caller) error {
 }
 
 func notFound(what string) error {
-	return pgErr(http.StatusNotFound, "P0002", what+" not found", "", "")
+	return pgErr(fairbalance.KindNotFound, "P0002", what+" not found", "", "")
 }
 
 // mimeExtensions are the file name extensions of the product buckets'

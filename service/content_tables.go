@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -72,17 +71,17 @@ func nullableText(name string) ColumnSpec {
 // checkViolation is a refused value: a 400 with code 23514 whose message
 // says what is wrong in words a user understands.
 func checkViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusBadRequest, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), "")
+	return pgErr(fairbalance.KindInvalid, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), "")
 }
 
 // fkViolation is a missing or foreign row (23503, as PostgREST answers).
 func fkViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), "")
+	return pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), "")
 }
 
 // uniqueViolation is a duplicate (23505).
 func uniqueViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), "")
+	return pgErr(fairbalance.KindConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), "")
 }
 
 // fieldCheck validates the fields of one row being inserted (all=true:
@@ -262,7 +261,7 @@ func refusedWhileUsed(table string, users []string, column, msg string) func(ctx
 				return err
 			}
 			if len(rows) > 0 {
-				return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("update or delete on table \"%s\" violates foreign key constraint \"%s_%s_fkey\" on table \"%s\"", table, u, column, u), "")
+				return pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("update or delete on table \"%s\" violates foreign key constraint \"%s_%s_fkey\" on table \"%s\"", table, u, column, u), "")
 			}
 		}
 		return nil
@@ -613,7 +612,7 @@ func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c fairbalance.C
 	}
 	for _, k := range []string{"claim_id", "reference_id", "page"} {
 		if row[k] == nil {
-			return pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"claim_references\" violates not-null constraint", k), "", "")
+			return pgErr(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"claim_references\" violates not-null constraint", k), "", "")
 		}
 	}
 	page, _ := row["page"].(int64)

@@ -16,7 +16,6 @@ import (
 
 	"fairbalance"
 	"fairbalance/blobstore/blobtest"
-	"fairbalance/pgrest"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
@@ -120,7 +119,7 @@ func callErr(m *matrixEnv, c fairbalance.Caller, fn string, args map[string]any)
 }
 
 func pgMessage(err error) string {
-	if pe, ok := err.(*pgrest.Error); ok {
+	if pe, ok := err.(*fairbalance.Error); ok {
 		return pe.Message
 	}
 	return fmt.Sprint(err)

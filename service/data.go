@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -25,8 +24,8 @@ import (
 // every refusal into PostgREST's error.
 
 // demoRefusal refuses a write of a demo caller with the spec's message.
-func demoRefusal() *pgrest.Error {
-	return pgErr(http.StatusForbidden, "42501", DemoWriteRefused, "", "")
+func demoRefusal() *fairbalance.Error {
+	return pgErr(fairbalance.KindForbidden, "42501", DemoWriteRefused, "", "")
 }
 
 // ColumnSpec declares a column of a registered table.
@@ -212,30 +211,32 @@ func (d *Data) Tables() []*TableSpec {
 // MaxRows caps a read without a limit, as hosted PostgREST does.
 const MaxRows = 1000
 
-func pgErr(status int, code, msg, details, hint string) *pgrest.Error {
-	return &pgrest.Error{Status: status, Code: code, Message: msg, Details: details, Hint: hint}
+// pgErr is a refusal in PostgREST's terms: its code (PostgREST's PGRSTnnn
+// or PostgreSQL's SQLSTATE), message, details and hint.
+func pgErr(kind fairbalance.Kind, code, msg, details, hint string) *fairbalance.Error {
+	return &fairbalance.Error{Kind: kind, Code: code, Message: msg, Details: details, Hint: hint}
 }
 
 func (d *Data) table(name string) (*TableSpec, error) {
 	t, ok := d.tables[name]
 	if !ok {
-		return nil, pgErr(http.StatusNotFound, "PGRST205", fmt.Sprintf("Could not find the table 'public.%s' in the schema cache", name), "", "")
+		return nil, pgErr(fairbalance.KindNotFound, "PGRST205", fmt.Sprintf("Could not find the table 'public.%s' in the schema cache", name), "", "")
 	}
 	return t, nil
 }
 
-// denied is PostgREST's permission error: 401 for anonymous callers, 403
-// for signed-in ones.
-func denied(c fairbalance.Caller, msg string) *pgrest.Error {
-	status := http.StatusForbidden
+// denied is PostgREST's permission error: unauthorized (401) for
+// anonymous callers, forbidden (403) for signed-in ones.
+func denied(c fairbalance.Caller, msg string) *fairbalance.Error {
+	kind := fairbalance.KindForbidden
 	if c.Anon() {
-		status = http.StatusUnauthorized
+		kind = fairbalance.KindUnauthorized
 	}
-	return pgErr(status, "42501", msg, "", "")
+	return pgErr(kind, "42501", msg, "", "")
 }
 
-func noColumn(table, col string) *pgrest.Error {
-	return pgErr(http.StatusBadRequest, "42703", fmt.Sprintf("column %s.%s does not exist", table, col), "", "")
+func noColumn(table, col string) *fairbalance.Error {
+	return pgErr(fairbalance.KindInvalid, "42703", fmt.Sprintf("column %s.%s does not exist", table, col), "", "")
 }
 
 func readable(c fairbalance.Caller, col *ColumnSpec) bool {
@@ -257,7 +258,7 @@ func selectColumns(c fairbalance.Caller, t *TableSpec, items pgrest.Select) ([]f
 			}
 		default:
 			if len(it.Path) > 0 || it.Cast != "" {
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "JSON paths and casts are not supported in select", it.String(), "")
+				return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "JSON paths and casts are not supported in select", it.String(), "")
 			}
 			col := t.column(it.Column)
 			if col == nil {
@@ -275,7 +276,7 @@ func selectColumns(c fairbalance.Caller, t *TableSpec, items pgrest.Select) ([]f
 // convert turns a filter operand into the column's type.
 func convert(t *TableSpec, col *ColumnSpec, v string) (any, error) {
 	bad := func() error {
-		return pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s: \"%s\"", col.Type, v), "", "")
+		return pgErr(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type %s: \"%s\"", col.Type, v), "", "")
 	}
 	switch col.Type {
 	case fairbalance.TypeInteger:
@@ -329,7 +330,7 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 		return g, nil
 	case *pgrest.Condition:
 		if len(f.Path) > 0 {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "JSON paths are not supported in filters", f.String(), "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "JSON paths are not supported in filters", f.String(), "")
 		}
 		col := t.column(f.Column)
 		if col == nil {
@@ -350,10 +351,10 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 			case pgrest.IsFalse:
 				out.Value = false
 			default:
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "is.unknown is not supported", f.String(), "")
+				return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "is.unknown is not supported", f.String(), "")
 			}
 		case pgrest.OpIsDistinct:
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "isdistinct is not supported", f.String(), "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "isdistinct is not supported", f.String(), "")
 		case pgrest.OpIn:
 			for _, v := range f.Values {
 				cv, err := convert(t, col, v)
@@ -364,12 +365,12 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 			}
 		case pgrest.OpContains, pgrest.OpContainedIn:
 			if col.Type != fairbalance.TypeTextArray && col.Type != fairbalance.TypeJSON {
-				return nil, pgErr(http.StatusBadRequest, "42883", fmt.Sprintf("operator does not exist: %s @> unknown", col.Type), "", "")
+				return nil, pgErr(fairbalance.KindInvalid, "42883", fmt.Sprintf("operator does not exist: %s @> unknown", col.Type), "", "")
 			}
 			if f.JSON {
 				var arr []any
 				if err := json.Unmarshal([]byte(f.Value), &arr); err != nil {
-					return nil, pgErr(http.StatusBadRequest, "22P02", "only JSON arrays are supported by cs and cd", f.Value, "")
+					return nil, pgErr(fairbalance.KindInvalid, "22P02", "only JSON arrays are supported by cs and cd", f.Value, "")
 				}
 				out.Values = arr
 			} else {
@@ -516,7 +517,7 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 		}
 		rel := t.relation(it.Embed.Relation)
 		if rel == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST200", fmt.Sprintf("Could not find a relationship between '%s' and '%s' in the schema cache", t.Name, it.Embed.Relation), "", "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST200", fmt.Sprintf("Could not find a relationship between '%s' and '%s' in the schema cache", t.Name, it.Embed.Relation), "", "")
 		}
 		rt, err := d.table(rel.Table)
 		if err != nil {
@@ -528,7 +529,7 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 		}
 		for _, sub := range it.Embed.Select {
 			if sub.Embed != nil {
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "only one level of embedding is supported", it.String(), "")
+				return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "only one level of embedding is supported", it.String(), "")
 			}
 		}
 		e := fairbalance.Embed{Name: it.Name(), Table: rt.db(), Columns: cols, LocalColumn: rel.LocalColumn, ForeignColumn: rel.ForeignColumn, Many: rel.Many, Inner: it.Embed.Inner}
@@ -558,7 +559,7 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 	plan.Where = and(conds...)
 	for _, o := range req.Order {
 		if o.Relation != "" || len(o.Path) > 0 {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "ordering by embedded columns or JSON paths is not supported", o.String(), "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "ordering by embedded columns or JSON paths is not supported", o.String(), "")
 		}
 		col := t.column(o.Column)
 		if col == nil {
@@ -591,17 +592,14 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 
 // storeError maps a store failure to PostgREST's error.
 func (d *Data) storeError(c fairbalance.Caller, table string, err error) error {
-	if pe := (*pgrest.Error)(nil); errors.As(err, &pe) {
-		return pe
-	}
 	if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
 		return fe
 	}
 	switch {
 	case errors.Is(err, fairbalance.ErrConflict):
-		return pgErr(http.StatusConflict, "23505", "duplicate key value violates unique constraint", err.Error(), "")
+		return pgErr(fairbalance.KindConflict, "23505", "duplicate key value violates unique constraint", err.Error(), "")
 	case errors.Is(err, fairbalance.ErrNotFound):
-		return pgErr(http.StatusConflict, "23503", "insert or update on table \""+table+"\" violates foreign key constraint", "", "")
+		return pgErr(fairbalance.KindConflict, "23503", "insert or update on table \""+table+"\" violates foreign key constraint", "", "")
 	}
 	return internal(err)
 }

@@ -98,7 +98,7 @@ func reqPrefer(t *testing.T, query, prefer string) *pgrest.Request {
 }
 
 func denied(err error) bool {
-	var pe *pgrest.Error
+	var pe *fairbalance.Error
 	return errors.As(err, &pe) && pe.Code == "42501"
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"fairbalance"
 	"fairbalance/pgrest"
@@ -18,10 +17,10 @@ type WriteResult struct {
 	Affected int64
 }
 
-// ErrSingular is returned (as a *pgrest.Error) when a singular write does
+// ErrSingular is returned (as a *fairbalance.Error) when a singular write does
 // not affect exactly one row; the write has been rolled back.
-func singularError(n int64) *pgrest.Error {
-	return pgErr(http.StatusNotAcceptable, "PGRST116", "Cannot coerce the result to a single JSON object", fmt.Sprintf("The result contains %d rows", n), "")
+func singularError(n int64) *fairbalance.Error {
+	return pgErr(fairbalance.KindNotAcceptable, "PGRST116", "Cannot coerce the result to a single JSON object", fmt.Sprintf("The result contains %d rows", n), "")
 }
 
 var errRollback = errors.New("rollback")
@@ -40,7 +39,7 @@ func writable(c fairbalance.Caller, col *ColumnSpec) bool {
 func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 	if v == nil {
 		if !col.Nullable {
-			return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+			return nil, pgErr(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
 		}
 		return nil, nil
 	}
@@ -64,7 +63,7 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 		case bool:
 			return fmt.Sprint(x), nil
 		}
-		return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type text: %v", v), "", "")
+		return nil, pgErr(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type text: %v", v), "", "")
 	}
 	switch x := v.(type) {
 	case string:
@@ -74,7 +73,7 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 	case bool:
 		return convert(t, col, fmt.Sprint(x))
 	}
-	return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
+	return nil, pgErr(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
 }
 
 // decodeRows reads an insert body: one object or an array of objects.
@@ -83,7 +82,7 @@ func decodeRows(body []byte) ([]map[string]any, error) {
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", err.Error(), "")
+		return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "Empty or invalid json", err.Error(), "")
 	}
 	switch x := v.(type) {
 	case map[string]any:
@@ -93,13 +92,13 @@ func decodeRows(body []byte) ([]map[string]any, error) {
 		for _, e := range x {
 			m, ok := e.(map[string]any)
 			if !ok {
-				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+				return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 			}
 			out = append(out, m)
 		}
 		return out, nil
 	}
-	return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", "", "")
+	return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "Empty or invalid json", "", "")
 }
 
 func (d *Data) returning(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
@@ -108,7 +107,7 @@ func (d *Data) returning(c fairbalance.Caller, t *TableSpec, req *pgrest.Request
 	}
 	for _, it := range req.Select {
 		if it.Embed != nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "embedding is not supported on writes", it.String(), "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST100", "embedding is not supported on writes", it.String(), "")
 		}
 	}
 	return selectColumns(c, t, req.Select)
@@ -139,11 +138,11 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		}
 		for _, row := range in[1:] {
 			if len(row) != len(cols) {
-				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+				return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 			}
 			for _, k := range cols {
 				if _, ok := row[k]; !ok {
-					return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+					return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 				}
 			}
 		}
@@ -151,7 +150,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 	for _, k := range cols {
 		col := t.column(k)
 		if col == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
 		}
 		if !writable(c, col) {
 			return nil, denied(c, "permission denied for table "+t.Name)
@@ -203,7 +202,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 						continue
 					}
 					if !col.Nullable {
-						return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+						return nil, pgErr(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
 					}
 					row[k] = nil
 					continue
@@ -294,7 +293,7 @@ func (d *Data) target(c fairbalance.Caller, table string, req *pgrest.Request, v
 		return nil, err
 	}
 	if len(req.FiltersOn("")) == 0 {
-		return nil, pgErr(http.StatusBadRequest, "21000", verb+" requires a WHERE clause", "", "")
+		return nil, pgErr(fairbalance.KindInvalid, "21000", verb+" requires a WHERE clause", "", "")
 	}
 	if can := right(t); !c.Service() && (can == nil || !can(c)) {
 		return nil, denied(c, "permission denied for table "+t.Name)
@@ -332,14 +331,14 @@ func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, r
 		return nil, err
 	}
 	if len(in) != 1 {
-		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Expected a single JSON object for an update", "", "")
+		return nil, pgErr(fairbalance.KindInvalid, "PGRST102", "Expected a single JSON object for an update", "", "")
 	}
 	values := map[string]any{}
 	var cols []string
 	for k, v := range in[0] {
 		col := t.column(k)
 		if col == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+			return nil, pgErr(fairbalance.KindInvalid, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
 		}
 		if !writable(c, col) {
 			return nil, denied(c, "permission denied for table "+t.Name)
@@ -428,7 +427,7 @@ func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, r
 // response is asked for and the write did not affect exactly one row.
 func (d *Data) write(ctx context.Context, c fairbalance.Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
 	var res WriteResult
-	var singular *pgrest.Error
+	var singular *fairbalance.Error
 	err := d.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		rows, n, err := fn(tx)
 		if err != nil {

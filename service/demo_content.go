@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -292,7 +291,7 @@ func (s *seeder) upload(bucket, fileName, title string, pages []samplepdf.Page) 
 }
 
 var demoInsertRequest = func() *pgrest.Request {
-	r, err := pgrest.ParseRequest(url.Values{"select": {"*"}}, http.Header{"Prefer": {"return=representation"}})
+	r, err := pgrest.ParseRequest(url.Values{"select": {"*"}}, map[string][]string{"Prefer": {"return=representation"}})
 	if err != nil {
 		panic(err)
 	}

@@ -7,13 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/pgrest"
 )
 
 // FunctionSpec declares a function served at /rest/v1/rpc/{name}: a
@@ -70,17 +68,17 @@ func (d *Data) Call(ctx context.Context, c fairbalance.Caller, name string, args
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
-		return nil, pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, strings.Join(keys, ", ")), "", "")
+		return nil, pgErr(fairbalance.KindNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, strings.Join(keys, ", ")), "", "")
 	}
 	if c.Demo && !f.ReadOnly {
 		return nil, demoRefusal()
 	}
 	if get && !f.ReadOnly {
-		return nil, pgErr(http.StatusMethodNotAllowed, "25006", "cannot execute this function in a read-only transaction", "", "")
+		return nil, pgErr(fairbalance.KindMethodNotAllowed, "25006", "cannot execute this function in a read-only transaction", "", "")
 	}
 	for k := range args {
 		if !contains(f.Args, k) {
-			return nil, pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, k), "", "")
+			return nil, pgErr(fairbalance.KindNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s(%s) in the schema cache", name, k), "", "")
 		}
 	}
 	if f.Prepare != nil {
@@ -125,8 +123,8 @@ func argString(args map[string]any, k string) string {
 
 // raise is a function's refusal, as PostgreSQL's RAISE EXCEPTION reaches
 // clients through PostgREST (400, code P0001).
-func raise(msg string) *pgrest.Error {
-	return pgErr(http.StatusBadRequest, "P0001", msg, "", "")
+func raise(msg string) *fairbalance.Error {
+	return pgErr(fairbalance.KindInvalid, "P0001", msg, "", "")
 }
 
 func hashToken(tok string) string {
@@ -195,9 +193,8 @@ func (d *Data) RecordFunctions() []*FunctionSpec {
 					return nil, denied(c, "sign in to accept an invitation")
 				}
 				inv, err := d.pendingInvite(ctx, tx, argString(args, "token"))
-				var pe *pgrest.Error
-				if errors.As(err, &pe) && pe.Code == "P0001" {
-					return fail(pe.Message)
+				if fe := fairbalance.AsError(err); fe != nil && fe.Code == "P0001" {
+					return fail(fe.Message)
 				}
 				if err != nil {
 					return nil, err

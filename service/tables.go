@@ -49,7 +49,7 @@ func OrgsTable() *TableSpec {
 		CanUpdate: func(c fairbalance.Caller) bool { return c.IsAdmin() },
 		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			if name, _ := row["name"].(string); len(name) == 0 || len(name) > 200 {
-				return pgErr(http.StatusBadRequest, "23514", "new row for relation \"orgs\" violates check constraint \"orgs_name_check\"", "An organisation needs a name of 1 to 200 characters.", "")
+				return pgErr(fairbalance.KindInvalid, "23514", "new row for relation \"orgs\" violates check constraint \"orgs_name_check\"", "An organisation needs a name of 1 to 200 characters.", "")
 			}
 			return nil
 		},
@@ -154,7 +154,7 @@ func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Ca
 		if v, ok := values["role"]; ok {
 			role, _ := v.(string)
 			if !fairbalance.ValidRole(role) {
-				return pgErr(http.StatusBadRequest, "23514", "new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_role_check\"", "", "")
+				return pgErr(fairbalance.KindInvalid, "23514", "new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_role_check\"", "", "")
 			}
 			if role != p.Role {
 				switch {
@@ -248,7 +248,7 @@ var avatarTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/
 // anything else is refused as a check violation (23514) saying why.
 func checkAvatarURL(s string) error {
 	bad := func(why string) error {
-		return pgErr(http.StatusBadRequest, "23514", why,
+		return pgErr(fairbalance.KindInvalid, "23514", why,
 			"new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_avatar_url_check\"",
 			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters.")
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -147,11 +146,11 @@ func WorkspaceTables() []*TableSpec {
 func uuidArg(fn string, args map[string]any, k string) (string, error) {
 	v, ok := args[k]
 	if !ok || v == nil {
-		return "", pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s without parameter %s in the schema cache", fn, k), "", fmt.Sprintf("Call public.%s with the argument %s.", fn, k))
+		return "", pgErr(fairbalance.KindNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s without parameter %s in the schema cache", fn, k), "", fmt.Sprintf("Call public.%s with the argument %s.", fn, k))
 	}
 	s, _ := v.(string)
 	if !auth.IsUUID(s) {
-		return "", pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type uuid: \"%v\"", v), "The argument "+k+" must be a UUID.", "")
+		return "", pgErr(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type uuid: \"%v\"", v), "The argument "+k+" must be a UUID.", "")
 	}
 	return strings.ToLower(s), nil
 }

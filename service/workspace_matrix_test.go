@@ -10,14 +10,13 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/pgrest"
 )
 
 // The workspace tables and functions in the permission matrix (called from
 // TestPermissionMatrix).
 
 func pgCode(err error) string {
-	var pe *pgrest.Error
+	var pe *fairbalance.Error
 	if errors.As(err, &pe) {
 		return pe.Code
 	}

@@ -16,7 +16,6 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/pgrest"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
@@ -50,18 +49,18 @@ func readRows(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query str
 	return rows
 }
 
-func wantCode(t *testing.T, what string, err error, code string) *pgrest.Error {
+func wantCode(t *testing.T, what string, err error, code string) *fairbalance.Error {
 	t.Helper()
 	if pgCode(err) != code {
 		t.Fatalf("%s: got %v, want %s", what, err, code)
 	}
-	var pe *pgrest.Error
+	var pe *fairbalance.Error
 	_ = asPgErr(err, &pe)
 	return pe
 }
 
-func asPgErr(err error, pe **pgrest.Error) bool {
-	e, ok := err.(*pgrest.Error)
+func asPgErr(err error, pe **fairbalance.Error) bool {
+	e, ok := err.(*fairbalance.Error)
 	if ok {
 		*pe = e
 	}
@@ -167,7 +166,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 				t.Fatalf("revoked token: %v", err)
 			}
 			pe = wantCode(t, "revoke twice", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": id}, false)), "P0001")
-			if pe.Status != 400 || pe.Message != "This invitation has already been revoked" {
+			if pe.Kind != fairbalance.KindInvalid || pe.Message != "This invitation has already been revoked" {
 				t.Fatalf("revoke twice: %+v", pe)
 			}
 			wantCode(t, "resend revoked", mustFail(m.data.Call(m.ctx, admin, "resend_invite", map[string]any{"invite_id": id}, false)), "P0001")
@@ -185,7 +184,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 
 			// Bad input, in PostgREST's shapes.
 			pe = wantCode(t, "malformed id", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": "nope"}, false)), "22P02")
-			if pe.Status != 400 {
+			if pe.Kind != fairbalance.KindInvalid {
 				t.Fatalf("malformed id: %+v", pe)
 			}
 			wantCode(t, "missing id", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{}, false)), "PGRST202")
@@ -685,7 +684,7 @@ func TestAvatarURL(t *testing.T) {
 		}
 		if err != nil {
 			pe := wantCode(t, name, err, "23514")
-			if pe.Status != 400 || pe.Message == "" || pe.Hint == "" {
+			if pe.Kind != fairbalance.KindInvalid || pe.Message == "" || pe.Hint == "" {
 				t.Errorf("%q: %+v", name, pe)
 			}
 		}
