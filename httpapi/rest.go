@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/dataapi"
 	"fairbalance/auth"
 	"fairbalance/pgrest"
-	"fairbalance/service"
 )
 
 // The data API (/rest/v1): a PostgREST-compatible subset over the
@@ -154,7 +154,7 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		var res *service.WriteResult
+		var res *dataapi.WriteResult
 		switch r.Method {
 		case http.MethodPost:
 			res, err = a.data.Insert(ctx, caller, table, req, body)
@@ -196,7 +196,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 // the connection, so a client never takes a truncated export for a whole one.
 func (a *API) readCSV(w http.ResponseWriter, r *http.Request, caller fairbalance.Caller, table string, req *pgrest.Request) {
 	started := false
-	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info service.CSVInfo) io.Writer {
+	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info dataapi.CSVInfo) io.Writer {
 		started = true
 		hdr := w.Header()
 		hdr.Set("Content-Type", "text/csv; charset=utf-8")
@@ -246,7 +246,7 @@ func singularBody(rows json.RawMessage) json.RawMessage {
 	return rows
 }
 
-func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.ReadResult) {
+func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *dataapi.ReadResult) {
 	hdr := w.Header()
 	if req.Singular && res.Count != 1 {
 		restError(w, r, a, &fairbalance.Error{Kind: fairbalance.KindNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
@@ -278,7 +278,7 @@ func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Requ
 	}
 }
 
-func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.WriteResult) {
+func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *dataapi.WriteResult) {
 	hdr := w.Header()
 	if req.Prefer.Count != "" {
 		if r.Method == http.MethodPatch && res.Affected > 0 {

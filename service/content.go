@@ -422,10 +422,10 @@ func insertRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, row map[str
 	cols := make([]string, 0, len(row))
 	for _, c := range t.Columns {
 		if _, ok := row[c.Name]; ok {
-			cols = append(cols, c.db())
+			cols = append(cols, c.DBName())
 		}
 	}
-	raw, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{row}, Returning: allColumns(t)})
+	raw, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: t.DBName(), Columns: cols, Rows: []map[string]any{row}, Returning: allColumns(t)})
 	if err != nil {
 		return nil, err
 	}
@@ -450,7 +450,7 @@ func orgRow(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *Tab
 	if !auth.IsUUID(id) {
 		return nil, nil
 	}
-	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: and(condEq("id", strings.ToLower(id)), condEq("org_id", c.OrgID)), Limit: 1})
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: allColumns(t), Where: and(condEq("id", strings.ToLower(id)), condEq("org_id", c.OrgID)), Limit: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -485,7 +485,7 @@ func updateRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, id string, 
 	for k := range values {
 		cols = append(cols, k)
 	}
-	raw, n, err := tx.Update(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{values}, Where: and(condEq("id", id), cond), Returning: allColumns(t)})
+	raw, n, err := tx.Update(ctx, &fairbalance.WritePlan{Table: t.DBName(), Columns: cols, Rows: []map[string]any{values}, Where: and(condEq("id", id), cond), Returning: allColumns(t)})
 	if err != nil || n == 0 {
 		return nil, err
 	}

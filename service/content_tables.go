@@ -706,7 +706,7 @@ func checkModule(f fieldCheck) error {
 	)
 }
 
-// ContentTables are the tables of the content model.
-func ContentTables() []*TableSpec {
+// contentTables are the tables of the content model.
+func contentTables() []*TableSpec {
 	return []*TableSpec{ProductsTable(), AssetsTable(), AssetVersionsTable(), VersionModulesTable(), ReferencesTable(), ClaimsTable(), ClaimReferencesTable(), ModulesTable()}
 }

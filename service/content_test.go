@@ -34,12 +34,7 @@ func newContentEnv(t *testing.T, backend string) *matrixEnv {
 func newContentStorageEnv(t *testing.T, backend, blobs string) (*matrixEnv, *service.Storage) {
 	m := newMatrix(t, backend)
 	s := service.NewStorage(m.db, blobtest.Open(t, blobs).Store, []byte("secret"))
-	tables := append(service.RecordTables(), service.WorkspaceTables()...)
-	d := service.NewData(m.db, append(tables, service.ContentTables()...)...)
-	d.RegisterFunctions(d.RecordFunctions()...)
-	d.RegisterFunctions(d.WorkspaceFunctions()...)
-	d.RegisterFunctions(service.NewContent(s).Functions()...)
-	m.data = d
+	m.data = service.NewRegistry(m.db, s)
 	return m, s
 }
 

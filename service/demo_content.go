@@ -23,14 +23,15 @@ import (
 // through the same paths as users do (storage uploads, the data API and
 // the content functions), so the demo shows what the product really does.
 type DemoContent struct {
-	data    *Data
+	data    *Registry
 	storage *Storage
 	mu      sync.Mutex
 }
 
-// NewDemoContent returns the demo content seeder. data must serve the
-// content tables and functions (create_asset …), storage the product buckets.
-func NewDemoContent(data *Data, storage *Storage) *DemoContent {
+// NewDemoContent returns the demo content seeder over the registry (its
+// content tables and functions, create_asset …) and storage (the product
+// buckets).
+func NewDemoContent(data *Registry, storage *Storage) *DemoContent {
 	return &DemoContent{data: data, storage: storage}
 }
 

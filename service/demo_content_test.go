@@ -27,10 +27,7 @@ func TestDemoContent(t *testing.T) {
 			}
 			id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{SiteURL: "https://review.example.com"}, nil)
 			storage := service.NewStorage(db, blobs.Store, []byte("secret"))
-			tables := append(service.RecordTables(), service.WorkspaceTables()...)
-			data := service.NewData(db, append(tables, service.ContentTables()...)...)
-			data.RegisterFunctions(service.NewContent(storage).Functions()...)
-			data.RegisterFunctions(data.SearchFunctions()...)
+			data := service.NewRegistry(db, storage)
 			id.DemoContent = service.NewDemoContent(data, storage)
 			client := service.Client{IP: "192.0.2.1", UserAgent: "test"}
 

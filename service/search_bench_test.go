@@ -56,8 +56,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	for _, backend := range storetest.Backends() {
 		b.Run(backend, func(b *testing.B) {
 			db := storetest.Open(b, backend)
-			d := service.NewData(db, service.ContentTables()...)
-			d.RegisterFunctions(d.SearchFunctions()...)
+			d := service.NewRegistry(db, nil)
 			caller, jobCode := seedSearchBench(b, db, n)
 			for _, q := range queries {
 				if q.name == "job-code" {

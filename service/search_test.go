@@ -17,10 +17,6 @@ import (
 
 func newSearchEnv(t *testing.T, backend string) *matrixEnv {
 	m := newMatrix(t, backend)
-	tables := append(service.RecordTables(), service.WorkspaceTables()...)
-	d := service.NewData(m.db, append(tables, service.ContentTables()...)...)
-	d.RegisterFunctions(d.SearchFunctions()...)
-	m.data = d
 	return m
 }
 

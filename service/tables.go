@@ -228,8 +228,8 @@ func WorkspaceSettingsTable() *TableSpec {
 	}
 }
 
-// RecordTables are the organisation records served by the data API.
-func RecordTables() []*TableSpec {
+// recordTables are the organisation records served by the data API.
+func recordTables() []*TableSpec {
 	return []*TableSpec{OrgsTable(), ProfilesTable(), WorkspaceSettingsTable(), AuditLogsV2Table(), AuditLogsTable()}
 }
 

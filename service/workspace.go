@@ -135,8 +135,8 @@ func NotificationPreferencesTable() *TableSpec {
 	}
 }
 
-// WorkspaceTables are the workspace screens' tables.
-func WorkspaceTables() []*TableSpec {
+// workspaceTables are the workspace screens' tables.
+func workspaceTables() []*TableSpec {
 	return []*TableSpec{MembersTable(), InvitesTable(), NotificationPreferencesTable()}
 }
 
@@ -198,7 +198,7 @@ func orgInvite(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, id 
 // memberRow reads one row of members.
 func memberRow(ctx context.Context, tx fairbalance.Tx, id string) (json.RawMessage, error) {
 	t := MembersTable()
-	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: id}, Limit: 1})
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: allColumns(t), Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: id}, Limit: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -245,8 +245,8 @@ func newInviteToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// WorkspaceFunctions are the workspace screens' functions.
-func (d *Data) WorkspaceFunctions() []*FunctionSpec {
+// workspaceFunctions are the workspace screens' functions.
+func (d *Registry) workspaceFunctions() []*FunctionSpec {
 	return []*FunctionSpec{
 		{
 			// revoke_invite(invite_id): an admin withdraws a pending (or
@@ -474,7 +474,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 // organisation, never on oneself, and never by an admin on an owner.
 // Deactivation ends every session of the member; the member cannot sign
 // in or refresh a session until reactivated. Returns the members row.
-func (d *Data) memberSwitch(name string, deactivate bool) *FunctionSpec {
+func (d *Registry) memberSwitch(name string, deactivate bool) *FunctionSpec {
 	verb, action := "reactivate", fairbalance.ActionMemberReactivated
 	if deactivate {
 		verb, action = "deactivate", fairbalance.ActionMemberDeactivated

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/service"
+	"fairbalance/dataapi"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -72,7 +72,7 @@ func TestMeasureLargeTrail(t *testing.T) {
 				}()
 				var out countingWriter
 				start, cpu = time.Now(), cpuTime()
-				err := m.data.ReadCSV(m.ctx, viewer, "audit_logs_v2", req(t, sel+"&order=id"), func(service.CSVInfo) io.Writer { return &out })
+				err := m.data.ReadCSV(m.ctx, viewer, "audit_logs_v2", req(t, sel+"&order=id"), func(dataapi.CSVInfo) io.Writer { return &out })
 				took, used := time.Since(start), cpuTime()-cpu
 				close(stop)
 				wg.Wait()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/dataapi"
 	"fairbalance/auth"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
@@ -276,9 +277,7 @@ func TestRoleChangeIsAudited(t *testing.T) {
 // once; reactivation lets them back in.
 func TestMemberDeactivationEndsSessions(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, e *env) {
-		d := service.NewData(e.db, append(service.RecordTables(), service.WorkspaceTables()...)...)
-		d.RegisterFunctions(d.RecordFunctions()...)
-		d.RegisterFunctions(d.WorkspaceFunctions()...)
+		d := service.NewRegistry(e.db, nil)
 		d.Now = e.id.Now
 		owner, victim := e.seed("owner@example.com"), e.seed("victim@example.com")
 		orgID := auth.NewUUID()
@@ -414,8 +413,7 @@ func TestNotificationPreferences(t *testing.T) {
 
 func TestSessionsListAndRevoke(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, e *env) {
-		d := service.NewData(e.db, append(service.RecordTables(), service.WorkspaceTables()...)...)
-		d.RegisterFunctions(d.WorkspaceFunctions()...)
+		d := service.NewRegistry(e.db, nil)
 		d.Now = e.id.Now
 		uid := e.seed("me@example.com")
 		e.c.UserAgent = "Firefox"
@@ -705,11 +703,11 @@ func TestCSV(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			csv := func(c fairbalance.Caller, table, query, prefer string) (string, service.CSVInfo, bool, error) {
+			csv := func(c fairbalance.Caller, table, query, prefer string) (string, dataapi.CSVInfo, bool, error) {
 				var b bytes.Buffer
-				var info service.CSVInfo
+				var info dataapi.CSVInfo
 				started := false
-				err := m.data.ReadCSV(m.ctx, c, table, reqPrefer(t, query, prefer), func(i service.CSVInfo) io.Writer {
+				err := m.data.ReadCSV(m.ctx, c, table, reqPrefer(t, query, prefer), func(i dataapi.CSVInfo) io.Writer {
 					started, info = true, i
 					return &b
 				})
@@ -752,7 +750,7 @@ func TestCSV(t *testing.T) {
 			}
 			// Exports are not capped at MaxRows.
 			err = m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
-				for i := 0; i < service.MaxRows+10; i++ {
+				for i := 0; i < dataapi.MaxRows+10; i++ {
 					if err := tx.AppendAudit(m.ctx, &fairbalance.AuditEntry{OrgID: m.orgs["own"], Action: "bulk"}); err != nil {
 						return err
 					}
@@ -763,7 +761,7 @@ func TestCSV(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _, _, err = csv(viewer, "audit_logs", "select=id&action=eq.bulk", "")
-			if err != nil || strings.Count(got, "\r\n") != service.MaxRows+11 {
+			if err != nil || strings.Count(got, "\r\n") != dataapi.MaxRows+11 {
 				t.Fatalf("%d lines, %v", strings.Count(got, "\r\n"), err)
 			}
 			got, _, _, _ = csv(viewer, "audit_logs", "select=id&action=eq.bulk&limit=5&offset=2", "")
