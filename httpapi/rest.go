@@ -10,47 +10,13 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/dataapi"
 	"fairbalance/auth"
+	"fairbalance/dataapi"
 	"fairbalance/pgrest"
 )
 
 // The data API (/rest/v1): a PostgREST-compatible subset over the
 // registry of package service. Errors come in PostgREST's shape.
-
-func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
-	pe := fairbalance.AsError(err)
-	if pe == nil || pe.Kind == fairbalance.KindInternal {
-		cause := err
-		if pe != nil && pe.Err != nil {
-			cause = pe.Err
-		}
-		a.log.Error("rest: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
-		pe = &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "XX000", Message: "Internal server error", Details: "request " + RequestID(r.Context())}
-	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Proxy-Status", "PostgREST; error="+pe.Code)
-	}
-	if pe.Code == "PGRST303" {
-		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="JWT expired"`)
-	}
-	writeJSON(w, statusOf(pe.Kind), restBody{pe.Code, pe.Message, nullable(pe.Details), nullable(pe.Hint)})
-}
-
-// restBody is PostgREST's error body: null for an empty details or hint.
-type restBody struct {
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	Details *string `json:"details"`
-	Hint    *string `json:"hint"`
-}
-
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
 
 // restCaller establishes the caller from the bearer token: the anon or
 // service-role key, or a member's access token (whose profile gives the
@@ -62,7 +28,7 @@ func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 	}
 	c, err := a.id.ParseToken(tok)
 	if err != nil {
-		if strings.Contains(err.Error(), "token is expired") {
+		if errors.Is(err, auth.ErrTokenExpired) {
 			return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST303", Message: "JWT expired"}
 		}
 		return fairbalance.Caller{}, &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "PGRST301", Message: "JWT could not be decoded", Details: "invalid signature or claims"}

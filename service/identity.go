@@ -354,7 +354,9 @@ func (s *Identity) ParseToken(token string) (*auth.Claims, error) {
 		if errors.Is(err, auth.ErrTokenExpired) {
 			msg = "invalid JWT: unable to parse or verify signature, token has invalid claims: token is expired"
 		}
-		return nil, errf(fairbalance.KindForbidden, "bad_jwt", msg)
+		// The cause stays reachable (errors.Is(err, auth.ErrTokenExpired))
+		// for surfaces that answer an expired token apart.
+		return nil, &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "bad_jwt", Message: msg, Err: err}
 	}
 	s.cache.put(token, c, now)
 	return c, nil

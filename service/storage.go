@@ -80,6 +80,10 @@ const (
 	CodeInvalidSignature = "InvalidSignature"
 	CodeExpiredToken     = "ExpiredToken"
 	CodeInvalidJWT       = "InvalidJWT"
+	// CodeServiceRoleOnly refuses an operation that only the service role
+	// may perform, whatever the caller's rights on the bucket; storage-js
+	// sees it as AccessDenied.
+	CodeServiceRoleOnly = "ServiceRoleOnly"
 )
 
 func errBucketNotFound() error {
@@ -331,7 +335,7 @@ func (s *Storage) DeleteBucket(ctx context.Context, c fairbalance.Caller, id str
 // batches, each batch with its audit entry.
 func (s *Storage) EmptyBucket(ctx context.Context, c fairbalance.Caller, id string) error {
 	if !c.Service() {
-		return fairbalance.Errorf(fairbalance.KindForbidden, CodeAccessDenied, "Only the service role may empty a bucket")
+		return fairbalance.Errorf(fairbalance.KindForbidden, CodeServiceRoleOnly, "Only the service role may empty a bucket")
 	}
 	if b, err := s.bucket(ctx, s.store.View(), c, id); err != nil {
 		return err

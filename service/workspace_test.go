@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/dataapi"
 	"fairbalance/auth"
+	"fairbalance/dataapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
