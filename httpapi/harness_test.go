@@ -147,7 +147,7 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	storage := service.NewStorage(db, blobs, keys.Secret)
+	storage := service.NewStorage(db, blobs, keys.Secret, http.DetectContentType)
 	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{

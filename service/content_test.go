@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +34,7 @@ func newContentEnv(t *testing.T, backend string) *matrixEnv {
 // blob backend blobs.
 func newContentStorageEnv(t *testing.T, backend, blobs string) (*matrixEnv, *service.Storage) {
 	m := newMatrix(t, backend)
-	s := service.NewStorage(m.db, blobtest.Open(t, blobs).Store, []byte("secret"))
+	s := service.NewStorage(m.db, blobtest.Open(t, blobs).Store, []byte("secret"), http.DetectContentType)
 	m.data = service.NewRegistry(m.db, s)
 	return m, s
 }
@@ -401,7 +402,7 @@ func testPDF(t *testing.T, pages ...string) []byte {
 // upload prepares and performs an upload to a product bucket as c.
 func upload(t *testing.T, m *matrixEnv, s *service.Storage, c fairbalance.Caller, bucket, name string, body []byte) string {
 	t.Helper()
-	_, typ := service.SniffContentType(body)
+	_, typ := s.SniffContentType(body)
 	prep, err := callErr(m, c, "prepare_upload", map[string]any{"bucket": bucket, "file_name": name, "content_type": typ, "size": float64(len(body))})
 	if err != nil {
 		t.Fatalf("prepare_upload: %v", err)

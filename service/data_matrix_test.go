@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/blobstore/blobtest"
 	"fairbalance/pgrest"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
@@ -34,7 +35,7 @@ type matrixEnv struct {
 func newMatrix(t *testing.T, backend string) *matrixEnv {
 	db := storetest.Open(t, backend)
 	m := &matrixEnv{ctx: context.Background(), db: db, members: map[string]map[string]fairbalance.Caller{}, orgs: map[string]string{}}
-	m.data = service.NewRegistry(db, nil)
+	m.data = service.NewRegistry(db, service.NewStorage(db, blobtest.Open(t, "disk").Store, []byte("secret"), http.DetectContentType))
 	now := time.Now().UTC()
 	n := 0
 	err := db.Tx(m.ctx, func(tx fairbalance.Tx) error {

@@ -41,6 +41,7 @@ type Registry struct {
 	Config DataConfig
 
 	store     fairbalance.Store
+	storage   *Storage
 	verifyMu  sync.Mutex
 	verifying map[string]*verification // chain verifications in progress, by organisation
 }
@@ -49,10 +50,11 @@ type Registry struct {
 // `fairbalance gen types` and the tests use: the organisation records, the
 // workspace, the content model and search. store and storage may be nil for
 // a registry that only describes itself (gen types); the content functions
-// need storage for files.
+// need storage for files, and avatars its ContentSniffer.
 func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
-	tables := append(recordTables(), workspaceTables()...)
-	r := &Registry{Engine: dataapi.New(store, append(tables, contentTables()...)...), store: store}
+	r := &Registry{store: store, storage: storage}
+	tables := append(recordTables(r.sniff), workspaceTables()...)
+	r.Engine = dataapi.New(store, append(tables, contentTables()...)...)
 	r.RegisterFunctions(r.recordFunctions()...)
 	r.RegisterFunctions(r.workspaceFunctions()...)
 	r.RegisterFunctions(r.searchFunctions()...)
@@ -63,6 +65,16 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 		}
 	}
 	return r
+}
+
+// sniff names the type of content as storage does; a registry without
+// storage recognises nothing (every image is refused).
+func (d *Registry) sniff(head []byte) string {
+	if d.storage == nil {
+		return "application/octet-stream"
+	}
+	full, _ := d.storage.SniffContentType(head)
+	return full
 }
 
 // DataConfig is what the workspace functions of the data API need to know

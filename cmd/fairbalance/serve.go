@@ -94,7 +94,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return err
 	}
-	storage := service.NewStorage(db, blobs, keys.Secret)
+	storage := service.NewStorage(db, blobs, keys.Secret, http.DetectContentType)
 	data := service.NewRegistry(db, storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
