@@ -28,6 +28,7 @@ import (
 	"fairbalance/httpapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -533,7 +534,7 @@ func (h *harness) follow(link *url.URL) *url.URL {
 
 func (h *harness) events() []fairbalance.AuthEvent {
 	h.t.Helper()
-	ev, err := h.db.AuthEventsForTest(h.ctx)
+	ev, err := sqltest.AuthEvents(h.ctx, h.db)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -550,7 +551,7 @@ func (h *harness) actions() []string {
 
 func (h *harness) snapshot() map[string][]string {
 	h.t.Helper()
-	s, err := h.db.SnapshotForTest(h.ctx)
+	s, err := sqltest.Snapshot(h.ctx, h.db)
 	if err != nil {
 		h.t.Fatal(err)
 	}

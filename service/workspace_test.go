@@ -18,6 +18,7 @@ import (
 	"fairbalance/auth"
 	"fairbalance/dataapi"
 	"fairbalance/service"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -320,7 +321,7 @@ func TestMemberDeactivationEndsSessions(t *testing.T) {
 		if fe := fairbalance.AsError(err); fe == nil || fe.Code != "user_banned" || fe.Kind != fairbalance.KindInvalid {
 			t.Fatalf("sign-in of a deactivated member: %v", err)
 		}
-		evs, _ := e.db.AuthEventsForTest(e.ctx)
+		evs, _ := sqltest.AuthEvents(e.ctx, e.db)
 		if last := evs[len(evs)-1]; last.Action != "login_failed" || !strings.Contains(string(last.Payload), "member_deactivated") {
 			t.Fatalf("refused sign-in not recorded: %+v", last)
 		}
@@ -572,7 +573,7 @@ func tamperAudit(t *testing.T, m *matrixEnv, backend, stmt string) {
 		stmts = []string{"ALTER TABLE audit_log DISABLE TRIGGER USER", stmt, "ALTER TABLE audit_log ENABLE TRIGGER USER"}
 	}
 	for _, s := range stmts {
-		if err := m.db.TamperForTest(m.ctx, s); err != nil {
+		if err := sqltest.Exec(m.ctx, m.db, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
