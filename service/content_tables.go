@@ -71,17 +71,23 @@ func nullableText(name string) ColumnSpec {
 // checkViolation is a refused value: a 400 with code 23514 whose message
 // says what is wrong in words a user understands.
 func checkViolation(table, constraint, msg string) error {
-	return pgErr(fairbalance.KindInvalid, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), "")
+	return constrained(pgErr(fairbalance.KindInvalid, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), ""), constraint)
 }
 
 // fkViolation is a missing or foreign row (23503, as PostgREST answers).
 func fkViolation(table, constraint, msg string) error {
-	return pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), "")
+	return constrained(pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), ""), constraint)
 }
 
 // uniqueViolation is a duplicate (23505).
 func uniqueViolation(table, constraint, msg string) error {
-	return pgErr(fairbalance.KindConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), "")
+	return constrained(pgErr(fairbalance.KindConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), ""), constraint)
+}
+
+// constrained names the violated constraint on a refusal.
+func constrained(e *fairbalance.Error, constraint string) *fairbalance.Error {
+	e.Constraint = constraint
+	return e
 }
 
 // fieldCheck validates the fields of one row being inserted (all=true:

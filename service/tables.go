@@ -251,9 +251,9 @@ var avatarTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/
 // (23514) saying why.
 func checkAvatarURL(s string, sniff ContentSniffer) error {
 	bad := func(why string) error {
-		return pgErr(fairbalance.KindInvalid, "23514", why,
+		return constrained(pgErr(fairbalance.KindInvalid, "23514", why,
 			"new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_avatar_url_check\"",
-			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters.")
+			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters."), "profiles_v2_avatar_url_check")
 	}
 	switch {
 	case s == "":

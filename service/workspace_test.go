@@ -683,7 +683,7 @@ func TestAvatarURL(t *testing.T) {
 		}
 		if err != nil {
 			pe := wantCode(t, name, err, "23514")
-			if pe.Kind != fairbalance.KindInvalid || pe.Message == "" || pe.Hint == "" {
+			if pe.Kind != fairbalance.KindInvalid || pe.Message == "" || pe.Hint == "" || pe.Constraint != "profiles_v2_avatar_url_check" {
 				t.Errorf("%q: %+v", name, pe)
 			}
 		}
