@@ -107,6 +107,12 @@ func (f fieldCheck) has(k string) bool {
 	return ok
 }
 
+// refuse is a refused value of field k: a check violation of the
+// constraint <table>_<k>_check, with msg as the field's message.
+func (f fieldCheck) refuse(k, msg string) error {
+	return onField(checkViolation(f.table, f.table+"_"+k+"_check", msg), k)
+}
+
 // text checks a text field's length in characters (after trimming).
 func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
 	if !f.has(k) {
@@ -116,9 +122,9 @@ func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
 	n := utf8.RuneCountInString(strings.TrimSpace(s))
 	switch {
 	case n < minLen && minLen == 1:
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
+		return f.refuse(k, label+" is required.")
 	case n < minLen || n > maxLen:
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be %d to %d characters long.", label, minLen, maxLen))
+		return f.refuse(k, fmt.Sprintf("%s must be %d to %d characters long.", label, minLen, maxLen))
 	}
 	return nil
 }
@@ -131,10 +137,10 @@ func (f fieldCheck) oneOf(k, label string, allowed []string) error {
 	v, isNull := f.row[k], f.row[k] == nil
 	s, _ := v.(string)
 	if isNull && !f.all {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" is required.")
+		return f.refuse(k, label+" is required.")
 	}
 	if !contains(allowed, s) {
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s must be one of: %s.", label, strings.Join(allowed, ", ")))
+		return f.refuse(k, fmt.Sprintf("%s must be one of: %s.", label, strings.Join(allowed, ", ")))
 	}
 	return nil
 }
@@ -147,7 +153,7 @@ func (f fieldCheck) date(k, label string) error {
 	}
 	s, _ := v.(string)
 	if _, err := time.Parse("2006-01-02", s); err != nil {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a date written YYYY-MM-DD.")
+		return f.refuse(k, label+" must be a date written YYYY-MM-DD.")
 	}
 	return nil
 }
@@ -162,27 +168,58 @@ func (f fieldCheck) strings(k, label string, maxItems, maxLen int) error {
 	s, _ := v.(string)
 	var items []string
 	if err := json.Unmarshal([]byte(s), &items); err != nil {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a list of texts.")
+		return f.refuse(k, label+" must be a list of texts.")
 	}
 	if len(items) > maxItems {
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s may hold at most %d entries.", label, maxItems))
+		return f.refuse(k, fmt.Sprintf("%s may hold at most %d entries.", label, maxItems))
 	}
 	for _, it := range items {
 		if n := utf8.RuneCountInString(strings.TrimSpace(it)); n == 0 || n > maxLen {
-			return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("Each of %s must be 1 to %d characters long.", strings.ToLower(label), maxLen))
+			return f.refuse(k, fmt.Sprintf("Each of %s must be 1 to %d characters long.", strings.ToLower(label), maxLen))
 		}
 	}
 	return nil
 }
 
-// firstErr returns the first non-nil error.
+// firstError returns the first non-nil error. When it is a refusal of a
+// field, its Fields gather the message of every refused field among errs,
+// so that a form can show them all at once; the message stays the first's.
 func firstError(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+	var first error
+	var fields map[string]string
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if first == nil {
+			first = err
+		}
+		if e := fairbalance.AsError(err); e != nil {
+			for k, msg := range e.Fields {
+				if fields == nil {
+					fields = map[string]string{}
+				}
+				if _, seen := fields[k]; !seen {
+					fields[k] = msg
+				}
+			}
 		}
 	}
-	return nil
+	e := fairbalance.AsError(first)
+	if e == nil || len(e.Fields) == 0 || len(fields) == len(e.Fields) {
+		return first
+	}
+	all := *e
+	all.Fields = fields
+	return &all
+}
+
+// onField names the field a refusal is about, with its message.
+func onField(err error, field string) error {
+	if e := fairbalance.AsError(err); e != nil {
+		e.Fields = map[string]string{field: e.Message}
+	}
+	return err
 }
 
 // readRows reads rows of a database table with the given columns (all
@@ -235,7 +272,7 @@ func orgRef(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, table 
 		return err
 	}
 	if !ok {
-		return fkViolation(table, table+"_"+col+"_fkey", fmt.Sprintf("The %s does not exist in your organisation.", what))
+		return onField(fkViolation(table, table+"_"+col+"_fkey", fmt.Sprintf("The %s does not exist in your organisation.", what)), col)
 	}
 	return nil
 }

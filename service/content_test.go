@@ -679,3 +679,28 @@ func TestContentJobCodesConcurrent(t *testing.T) {
 		})
 	}
 }
+
+// A refused row names every refused field with its message (for forms
+// that show them all at once); the message is the first field's.
+func TestContentRefusalNamesEveryField(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newContentEnv(t, backend)
+			admin := m.members["own"][fairbalance.RoleAdmin]
+			_, err := insert(t, m, admin, "products", map[string]any{"brand_name": " ", "established_name": strings.Repeat("x", 201), "launch_date": "soon"})
+			e := wantCode(t, "product with three bad fields", err, "23514")
+			want := map[string]string{
+				"brand_name":       "The brand name is required.",
+				"established_name": "The established name must be 0 to 200 characters long.",
+				"launch_date":      "The launch date must be a date written YYYY-MM-DD.",
+			}
+			if e.Message != want["brand_name"] || e.Constraint != "products_brand_name_check" || fmt.Sprint(e.Fields) != fmt.Sprint(want) {
+				t.Fatalf("got %q (%s) fields %v, want fields %v", e.Message, e.Constraint, e.Fields, want)
+			}
+			_, err = insert(t, m, admin, "claims", map[string]any{"text": "A claim", "product_id": "00000000-0000-4000-8000-000000000099"})
+			if e := wantCode(t, "claim of a missing product", err, "23503"); e.Fields["product_id"] != "The product does not exist in your organisation." {
+				t.Fatalf("fields %v", e.Fields)
+			}
+		})
+	}
+}
