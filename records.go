@@ -141,6 +141,9 @@ const (
 	DemoOrgID       = "00000000-0000-4000-8000-00000000d3e0"
 	DemoOrgName     = "Demo Pharma"
 	DemoEmailDomain = "demo.example.com"
+	// DemoWriteRefused is the specification's refusal of every write of a
+	// demo caller.
+	DemoWriteRefused = "Demo mode: writes disabled. This is a read-only preview."
 )
 
 // DemoUserID is the id of the demo member with the given role.

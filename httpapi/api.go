@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/dataapi"
 	"fairbalance/ratelimit"
 	"fairbalance/service"
 )
@@ -37,8 +38,9 @@ type Config struct {
 // Deps are the services the HTTP surface calls.
 type Deps struct {
 	Identity *service.Identity
-	// Data serves /rest/v1; nil serves no table.
-	Data  *service.Data
+	// Data serves /rest/v1 (the registry, service.NewRegistry); nil serves
+	// no table.
+	Data  *dataapi.Engine
 	Store fairbalance.Store
 	// UI is the built web app, nil when it was not built.
 	UI  fs.FS
@@ -55,7 +57,7 @@ type Deps struct {
 type API struct {
 	cfg      Config
 	id       *service.Identity
-	data     *service.Data
+	data     *dataapi.Engine
 	storage  *service.Storage
 	store    fairbalance.Store
 	ui       fs.FS

@@ -337,21 +337,6 @@ func (a *API) handleVerifyPost(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// oauthError maps a status to the OAuth error name put in redirect URLs.
-func oauthError(status int) string {
-	switch status {
-	case http.StatusUnauthorized:
-		return "unauthorized_client"
-	case http.StatusForbidden:
-		return "access_denied"
-	case http.StatusServiceUnavailable:
-		return "temporarily_unavailable"
-	case http.StatusInternalServerError:
-		return "server_error"
-	}
-	return "invalid_request"
-}
-
 // handleVerifyGet is the e-mail link: it verifies and redirects (303) with
 // the session in the fragment, a PKCE code in the query, or an error.
 func (a *API) handleVerifyGet(w http.ResponseWriter, r *http.Request) error {
@@ -366,17 +351,7 @@ func (a *API) handleVerifyGet(w http.ResponseWriter, r *http.Request) error {
 		target = res.RedirectTo
 	}
 	if err != nil {
-		e := fairbalance.AsError(err)
-		if e == nil || e.Kind == fairbalance.KindInternal {
-			a.log.Error("auth: verify link", "request_id", RequestID(r.Context()), "err", err)
-			e = &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "unexpected_failure", Message: "Unexpected failure"}
-		}
-		target = a.id.RedirectTarget(q.Get("redirect_to"))
-		v := url.Values{}
-		v.Set("error", oauthError(statusOf(e.Kind)))
-		v.Set("error_code", e.Code)
-		v.Set("error_description", e.Message)
-		http.Redirect(w, r, stripFragment(target)+"#"+v.Encode()+"&sb=", http.StatusSeeOther)
+		a.authRedirectError(w, r, a.id.RedirectTarget(q.Get("redirect_to")), err)
 		return nil
 	}
 	switch {

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -12,6 +13,10 @@ import (
 
 // apiVersion is the auth API version whose error shape we speak.
 const apiVersion = "2024-01-01"
+
+// The renderer of /auth/v1: every error of the identity service reaches
+// the client through authError in GoTrue's JSON shape, or through
+// authRedirectError for the e-mail links, which answer with a redirect.
 
 // authError renders err in GoTrue's shape: {code, message} when the client
 // sent X-Supabase-Api-Version 2024-01-01 or later (echoing the header),
@@ -65,6 +70,38 @@ func authCallerError(e *fairbalance.Error) *fairbalance.Error {
 		return &c
 	}
 	return e
+}
+
+// authRedirectError renders err of an e-mail link (GET /auth/v1/verify)
+// as GoTrue does: a 303 to target with the error in the fragment (error,
+// error_code, error_description). Internal errors are logged with the
+// request id and rendered generically.
+func (a *API) authRedirectError(w http.ResponseWriter, r *http.Request, target string, err error) {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		a.log.Error("auth: verify link", "request_id", RequestID(r.Context()), "err", err)
+		e = &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "unexpected_failure", Message: "Unexpected failure"}
+	}
+	v := url.Values{}
+	v.Set("error", oauthError(statusOf(e.Kind)))
+	v.Set("error_code", e.Code)
+	v.Set("error_description", e.Message)
+	http.Redirect(w, r, stripFragment(target)+"#"+v.Encode()+"&sb=", http.StatusSeeOther)
+}
+
+// oauthError maps a status to the OAuth error name put in redirect URLs.
+func oauthError(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "unauthorized_client"
+	case http.StatusForbidden:
+		return "access_denied"
+	case http.StatusServiceUnavailable:
+		return "temporarily_unavailable"
+	case http.StatusInternalServerError:
+		return "server_error"
+	}
+	return "invalid_request"
 }
 
 func rfc3339(t *time.Time) any {

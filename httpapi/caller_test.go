@@ -41,15 +41,13 @@ func startStack(t *testing.T, backend string, db *sqlstore.DB, keys *auth.Keys) 
 	id.Now = clk.Now
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Migrate: db.Migrate})
-	data := service.NewData(id.Store(), append(service.RecordTables(), service.WorkspaceTables()...)...)
-	data.RegisterFunctions(data.RecordFunctions()...)
-	data.RegisterFunctions(data.WorkspaceFunctions()...)
 	blobs, err := blobstore.NewDisk(filepath.Join(t.TempDir(), "files"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	storage := service.NewStorage(id.Store(), blobs, keys.Secret)
-	api := httpapi.New(httpapi.Config{Version: "test"}, httpapi.Deps{Identity: id, Data: data, Store: db, Log: logger,
+	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
+	data := service.NewRegistry(id.Store(), storage)
+	api := httpapi.New(httpapi.Config{Version: "test"}, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, Log: logger,
 		Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(func() {

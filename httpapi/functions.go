@@ -23,32 +23,6 @@ const (
 	fnDemoData        = "demo-data-manager"
 )
 
-// fnError writes a function failure.
-func fnError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, map[string]any{"success": false, "code": code, "message": msg})
-}
-
-// fnFail renders an error of a function: an *Error by its kind, anything
-// else as a logged 500.
-func (a *API) fnFail(w http.ResponseWriter, r *http.Request, err error) {
-	e := fairbalance.AsError(err)
-	if e == nil || e.Kind == fairbalance.KindInternal {
-		id := RequestID(r.Context())
-		a.log.Error("function failed", "request_id", id, "path", r.URL.Path, "err", err)
-		body := map[string]any{"success": false, "code": "unexpected_failure", "message": "Unexpected failure, please check server logs for more information", "error_id": id}
-		if e != nil && e.Code != "unexpected_failure" {
-			body["code"], body["message"] = e.Code, e.Message
-		}
-		writeJSON(w, http.StatusInternalServerError, body)
-		return
-	}
-	body := map[string]any{"success": false, "code": e.Code, "message": e.Message}
-	if len(e.Reasons) > 0 {
-		body["weak_password"] = map[string]any{"reasons": e.Reasons}
-	}
-	writeJSON(w, statusOf(e.Kind), body)
-}
-
 func fnInvalid(msg string) error {
 	return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "validation_failed", Message: msg}
 }
@@ -135,7 +109,7 @@ func (a *API) handleFunction(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST, OPTIONS")
-		fnError(w, http.StatusMethodNotAllowed, "method_not_allowed", "Functions are invoked with POST")
+		a.fnFail(w, r, &fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "method_not_allowed", Message: "Functions are invoked with POST"})
 		return
 	}
 	body := fnBody{}
@@ -189,7 +163,7 @@ func (a *API) handleFunction(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *API) handleFunctionNotFound(w http.ResponseWriter, r *http.Request) {
-	fnError(w, http.StatusNotFound, "function_not_found", "Function not found")
+	a.fnFail(w, r, &fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "function_not_found", Message: "Function not found"})
 }
 
 func unknownAction(action string) error {

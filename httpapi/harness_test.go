@@ -27,6 +27,7 @@ import (
 	"fairbalance/httpapi"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -145,14 +146,11 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: dev, Migrate: db.Migrate})
 	blobs := blobtest.Open(t, "disk")
-	storage := service.NewStorage(db, blobs.Store, keys.Secret)
-	// The data API with the content functions, which reach the storage
-	// (prepare_upload).
-	data := service.NewData(db, append(append(service.RecordTables(), service.WorkspaceTables()...), service.ContentTables()...)...)
-	data.RegisterFunctions(data.RecordFunctions()...)
-	data.RegisterFunctions(data.WorkspaceFunctions()...)
-	data.RegisterFunctions(service.NewContent(storage).Functions()...)
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: data, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
+	storage := service.NewStorage(db, blobs.Store, keys.Secret, http.DetectContentType)
+	// The whole registry, with the content functions, which reach the
+	// storage (prepare_upload), as serve builds it.
+	data := service.NewRegistry(db, storage)
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
 		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk, blobs: blobs,
@@ -537,7 +535,7 @@ func (h *harness) follow(link *url.URL) *url.URL {
 
 func (h *harness) events() []fairbalance.AuthEvent {
 	h.t.Helper()
-	ev, err := h.db.AuthEventsForTest(h.ctx)
+	ev, err := sqltest.AuthEvents(h.ctx, h.db)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -554,7 +552,7 @@ func (h *harness) actions() []string {
 
 func (h *harness) snapshot() map[string][]string {
 	h.t.Helper()
-	s, err := h.db.SnapshotForTest(h.ctx)
+	s, err := sqltest.Snapshot(h.ctx, h.db)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -26,14 +26,22 @@ func statusOf(k fairbalance.Kind) int {
 		return http.StatusForbidden
 	case fairbalance.KindNotFound:
 		return http.StatusNotFound
+	case fairbalance.KindMethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	case fairbalance.KindNotAcceptable:
+		return http.StatusNotAcceptable
 	case fairbalance.KindConflict:
 		return http.StatusConflict
 	case fairbalance.KindTooLarge:
 		return http.StatusRequestEntityTooLarge
+	case fairbalance.KindRangeNotSatisfiable:
+		return http.StatusRequestedRangeNotSatisfiable
 	case fairbalance.KindUnprocessable:
 		return http.StatusUnprocessableEntity
 	case fairbalance.KindRateLimited:
 		return http.StatusTooManyRequests
+	case fairbalance.KindUnavailable:
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

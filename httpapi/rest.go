@@ -10,35 +10,12 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/dataapi"
 	"fairbalance/pgrest"
-	"fairbalance/service"
 )
 
 // The data API (/rest/v1): a PostgREST-compatible subset over the
 // registry of package service. Errors come in PostgREST's shape.
-
-func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
-	var pe *pgrest.Error
-	if !errors.As(err, &pe) {
-		if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
-			pe = &pgrest.Error{Status: statusOf(fe.Kind), Code: fe.Code, Message: fe.Message}
-		} else {
-			cause := err
-			if fe != nil && fe.Err != nil {
-				cause = fe.Err
-			}
-			a.log.Error("rest: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", cause)
-			pe = &pgrest.Error{Status: http.StatusInternalServerError, Code: "XX000", Message: "Internal server error", Details: "request " + RequestID(r.Context())}
-		}
-	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Proxy-Status", "PostgREST; error="+pe.Code)
-	}
-	if pe.Code == "PGRST303" {
-		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="JWT expired"`)
-	}
-	writeJSON(w, pe.Status, pe)
-}
 
 // restCaller establishes the caller from the bearer token (see
 // service.Identity.Caller); no token is the anonymous caller.
@@ -51,33 +28,6 @@ func (a *API) restCaller(r *http.Request) (fairbalance.Caller, error) {
 	return c, restCallerError(err)
 }
 
-// restCallerError renders a refusal of the caller resolver as PostgREST
-// does, keyed on its code; an internal failure passes unchanged.
-func restCallerError(err error) error {
-	e := fairbalance.AsError(err)
-	if e == nil || e.Kind == fairbalance.KindInternal {
-		return err
-	}
-	unauthorized := func(msg, details string) error {
-		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: msg, Details: details}
-	}
-	switch e.Code {
-	case fairbalance.CodeTokenExpired:
-		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST303", Message: "JWT expired"}
-	case fairbalance.CodeRoleNotAllowed:
-		return unauthorized("JWT role is not allowed", e.Message)
-	case fairbalance.CodeUserNotFound, fairbalance.CodeNotMember:
-		return unauthorized("The account of this token no longer exists", "")
-	case fairbalance.CodeSessionNotFound, fairbalance.CodeSessionExpired:
-		return &pgrest.Error{Status: http.StatusUnauthorized, Code: "PGRST301", Message: "The session of this token has ended", Hint: "Sign in again"}
-	case fairbalance.CodeMemberDeactivated:
-		return &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is deactivated"}
-	case fairbalance.CodeUserBanned:
-		return &pgrest.Error{Status: http.StatusForbidden, Code: "42501", Message: "This account is banned"}
-	}
-	return unauthorized("JWT could not be decoded", "invalid signature or claims")
-}
-
 // handleRest serves GET, HEAD, POST, PATCH and DELETE on /rest/v1/{table}.
 func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 	if !a.checkAPIKey(w, r) {
@@ -87,12 +37,12 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 	fail := func(err error) { restError(w, r, a, err) }
 	for _, h := range []string{"Accept-Profile", "Content-Profile"} {
 		if v := r.Header.Get(h); v != "" && v != "public" {
-			fail(&pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST106", Message: "Invalid schema: " + v, Hint: "Only the following schemas are exposed: public"})
+			fail(&fairbalance.Error{Kind: fairbalance.KindNotAcceptable, Code: "PGRST106", Message: "Invalid schema: " + v, Hint: "Only the following schemas are exposed: public"})
 			return
 		}
 	}
 	if a.data == nil {
-		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST205", Message: "Could not find the table 'public." + table + "' in the schema cache"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "PGRST205", Message: "Could not find the table 'public." + table + "' in the schema cache"})
 		return
 	}
 	caller, err := a.restCaller(r)
@@ -131,14 +81,14 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 			if body, err = io.ReadAll(r.Body); err != nil {
 				var mbe *http.MaxBytesError
 				if errors.As(err, &mbe) {
-					fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+					fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
 					return
 				}
 				fail(err)
 				return
 			}
 		}
-		var res *service.WriteResult
+		var res *dataapi.WriteResult
 		switch r.Method {
 		case http.MethodPost:
 			res, err = a.data.Insert(ctx, caller, table, req, body)
@@ -154,7 +104,7 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 		a.writeWrite(w, r, req, res)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST, PATCH, DELETE")
-		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
+		fail(&fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "PGRST101", Message: "Unsupported HTTP method: " + r.Method})
 	}
 }
 
@@ -180,7 +130,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 // the connection, so a client never takes a truncated export for a whole one.
 func (a *API) readCSV(w http.ResponseWriter, r *http.Request, caller fairbalance.Caller, table string, req *pgrest.Request) {
 	started := false
-	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info service.CSVInfo) io.Writer {
+	err := a.data.ReadCSV(r.Context(), caller, table, req, func(info dataapi.CSVInfo) io.Writer {
 		started = true
 		hdr := w.Header()
 		hdr.Set("Content-Type", "text/csv; charset=utf-8")
@@ -230,14 +180,14 @@ func singularBody(rows json.RawMessage) json.RawMessage {
 	return rows
 }
 
-func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.ReadResult) {
+func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *dataapi.ReadResult) {
 	hdr := w.Header()
 	if req.Singular && res.Count != 1 {
-		restError(w, r, a, &pgrest.Error{Status: http.StatusNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
+		restError(w, r, a, &fairbalance.Error{Kind: fairbalance.KindNotAcceptable, Code: "PGRST116", Message: "Cannot coerce the result to a single JSON object", Details: "The result contains " + strconv.Itoa(res.Count) + " rows"})
 		return
 	}
 	if res.Counted && res.Count == 0 && int64(res.Offset) > res.Total && res.Offset > 0 {
-		restError(w, r, a, &pgrest.Error{Status: http.StatusRequestedRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
+		restError(w, r, a, &fairbalance.Error{Kind: fairbalance.KindRangeNotSatisfiable, Code: "PGRST103", Message: "Requested range not satisfiable",
 			Details: "An offset of " + strconv.Itoa(res.Offset) + " was requested, but there are only " + strconv.FormatInt(res.Total, 10) + " rows."})
 		return
 	}
@@ -262,7 +212,7 @@ func (a *API) writeRead(w http.ResponseWriter, r *http.Request, req *pgrest.Requ
 	}
 }
 
-func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *service.WriteResult) {
+func (a *API) writeWrite(w http.ResponseWriter, r *http.Request, req *pgrest.Request, res *dataapi.WriteResult) {
 	hdr := w.Header()
 	if req.Prefer.Count != "" {
 		if r.Method == http.MethodPatch && res.Affected > 0 {
@@ -308,7 +258,7 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	fail := func(err error) { restError(w, r, a, err) }
 	if a.data == nil {
-		fail(&pgrest.Error{Status: http.StatusNotFound, Code: "PGRST202", Message: "Could not find the function public." + r.PathValue("fn") + " in the schema cache"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindNotFound, Code: "PGRST202", Message: "Could not find the function public." + r.PathValue("fn") + " in the schema cache"})
 		return
 	}
 	caller, err := a.restCaller(r)
@@ -322,12 +272,12 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		body, err := io.ReadAll(r.Body)
 		if err != nil {
-			fail(&pgrest.Error{Status: http.StatusRequestEntityTooLarge, Code: "PGRST413", Message: "Request body too large"})
+			fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
 			return
 		}
 		if len(strings.TrimSpace(string(body))) > 0 {
 			if err := json.Unmarshal(body, &args); err != nil {
-				fail(&pgrest.Error{Status: http.StatusBadRequest, Code: "PGRST102", Message: "Empty or invalid json", Details: err.Error()})
+				fail(&fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "PGRST102", Message: "Empty or invalid json", Details: err.Error()})
 				return
 			}
 		}
@@ -338,7 +288,7 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		w.Header().Set("Allow", "GET, HEAD, POST")
-		fail(&pgrest.Error{Status: http.StatusMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
+		fail(&fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
 		return
 	}
 	out, err := a.data.Call(r.Context(), caller, r.PathValue("fn"), args, get)

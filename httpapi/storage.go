@@ -3,7 +3,6 @@ package httpapi
 import (
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -14,73 +13,19 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/pgrest"
 	"fairbalance/service"
 )
 
-// Storage (/storage/v1), storage-js compatible. Errors come in the storage
-// shape: HTTP 400 with the real status as a string in statusCode (500
-// stays 500; a few routes force their status).
+// Storage (/storage/v1), storage-js compatible; errors are rendered by
+// storageError (storage_render.go).
 
-type storageErr struct {
-	StatusCode string `json:"statusCode"`
-	Code       string `json:"code"`
-	Error      string `json:"error"`
-	Message    string `json:"message"`
-}
+// storageBodyError is a request body storage cannot use; its text is the
+// message of the InvalidRequest it is rendered as.
+type storageBodyError string
 
-// storageLabels gives each code its status and legacy "error" label.
-var storageLabels = map[string]struct {
-	status int
-	label  string
-}{
-	service.CodeNoSuchBucket:     {404, "Bucket not found"},
-	service.CodeNoSuchKey:        {404, "not_found"},
-	service.CodeDuplicate:        {409, "Duplicate"},
-	service.CodeAccessDenied:     {403, "Unauthorized"},
-	service.CodeInvalidMimeType:  {415, "invalid_mime_type"},
-	service.CodeEntityTooLarge:   {413, "Payload too large"},
-	service.CodeResourceNotEmpty: {409, "Conflict"},
-	service.CodeInvalidKey:       {400, "Invalid Input"},
-	service.CodeInvalidBucket:    {400, "Invalid Input"},
-	service.CodeInvalidRequest:   {400, "Invalid Input"},
-	service.CodeInvalidSignature: {400, "InvalidSignature"},
-	service.CodeExpiredToken:     {400, "ExpiredToken"},
-	service.CodeInvalidJWT:       {400, "InvalidJWT"},
-}
+func (e storageBodyError) Error() string { return "invalid body: " + string(e) }
 
-func (a *API) storageError(w http.ResponseWriter, r *http.Request, err error) {
-	if r.Context().Err() != nil && fairbalance.AsError(err) == nil {
-		// The client went away mid-request (an upload broke off); nothing
-		// was stored and nobody is listening.
-		a.log.Info("storage: request abandoned by the client", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
-		return
-	}
-	if errors.Is(err, errStorageBody) {
-		err = fairbalance.Errorf(fairbalance.KindInvalid, service.CodeInvalidRequest, "%s", strings.TrimPrefix(err.Error(), errStorageBody.Error()+": "))
-	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		err = fairbalance.Errorf(fairbalance.KindTooLarge, service.CodeEntityTooLarge, "The object exceeded the maximum allowed size")
-	}
-	fe := fairbalance.AsError(err)
-	if fe == nil || fe.Kind == fairbalance.KindInternal {
-		a.log.Error("storage: internal error", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
-		writeJSON(w, http.StatusInternalServerError, storageErr{StatusCode: "500", Code: "InternalError", Error: "internal", Message: "Internal server error (request " + RequestID(r.Context()) + ")"})
-		return
-	}
-	l, ok := storageLabels[fe.Code]
-	if !ok {
-		l.status, l.label = statusOf(fe.Kind), fe.Code
-	}
-	status := http.StatusBadRequest
-	if fe.Code == service.CodeAccessDenied && strings.HasPrefix(fe.Message, "Only the service role") {
-		status = http.StatusForbidden
-	}
-	writeJSON(w, status, storageErr{StatusCode: strconv.Itoa(l.status), Code: fe.Code, Error: l.label, Message: fe.Message})
-}
-
-var errStorageBody = errors.New("invalid body")
+func badBody(format string, args ...any) error { return storageBodyError(fmt.Sprintf(format, args...)) }
 
 // storageCaller establishes the caller like the data API does (see
 // service.Identity.Caller).
@@ -94,17 +39,6 @@ func (a *API) storageCaller(w http.ResponseWriter, r *http.Request) (fairbalance
 		return fairbalance.Caller{}, false
 	}
 	return c, true
-}
-
-// storageCallerError renders a refused token as storage does: AccessDenied
-// (statusCode "403" in an HTTP 400), with the data API's message for the
-// resolver's code. An internal failure passes unchanged.
-func storageCallerError(err error) error {
-	var pe *pgrest.Error
-	if !errors.As(err, &pe) {
-		return err
-	}
-	return fairbalance.Errorf(fairbalance.KindForbidden, service.CodeAccessDenied, "%s", pe.Message)
 }
 
 // withCaller wraps an authenticated storage route.
@@ -142,7 +76,7 @@ func decodeStorageBody(r *http.Request, v any) error {
 		return nil
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%w: body must be JSON: %v", errStorageBody, err)
+		return badBody("body must be JSON: %v", err)
 	}
 	return nil
 }
@@ -220,7 +154,7 @@ func parseSize(raw json.RawMessage) (*int64, bool, error) {
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, false, fmt.Errorf("%w: file_size_limit must be a number or a size", errStorageBody)
+		return nil, false, badBody("file_size_limit must be a number or a size")
 	}
 	s = strings.ToUpper(strings.TrimSpace(s))
 	mult := int64(1)
@@ -235,7 +169,7 @@ func parseSize(raw json.RawMessage) (*int64, bool, error) {
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return nil, false, fmt.Errorf("%w: file_size_limit must be a number or a size", errStorageBody)
+		return nil, false, badBody("file_size_limit must be a number or a size")
 	}
 	v := int64(f * float64(mult))
 	return &v, false, nil
@@ -252,7 +186,7 @@ func (b *bucketBody) input(id string) (service.BucketInput, error) {
 		var l []string
 		if string(b.AllowedMimeTypes) != "null" {
 			if err := json.Unmarshal(b.AllowedMimeTypes, &l); err != nil {
-				return in, fmt.Errorf("%w: allowed_mime_types must be a list", errStorageBody)
+				return in, badBody("allowed_mime_types must be a list")
 			}
 			if l == nil {
 				l = []string{}
@@ -332,7 +266,7 @@ func uploadInput(r *http.Request, bucket, name string) (service.UploadInput, err
 		if m := r.Header.Get("x-metadata"); m != "" {
 			b, err := base64.StdEncoding.DecodeString(m)
 			if err != nil {
-				return in, fmt.Errorf("%w: x-metadata must be base64 JSON", errStorageBody)
+				return in, badBody("x-metadata must be base64 JSON")
 			}
 			in.Metadata = b
 		}
@@ -340,15 +274,15 @@ func uploadInput(r *http.Request, bucket, name string) (service.UploadInput, err
 	}
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return in, fmt.Errorf("%w: %v", errStorageBody, err)
+		return in, badBody("%v", err)
 	}
 	for {
 		p, err := mr.NextPart()
 		if err == io.EOF {
-			return in, fmt.Errorf("%w: the form has no file", errStorageBody)
+			return in, badBody("the form has no file")
 		}
 		if err != nil {
-			return in, fmt.Errorf("%w: %v", errStorageBody, err)
+			return in, badBody("%v", err)
 		}
 		switch {
 		case p.FileName() != "" || p.FormName() == "":
@@ -646,5 +580,5 @@ func (a *API) handleSignMany(w http.ResponseWriter, r *http.Request, c fairbalan
 }
 
 func (a *API) handleStorageNotFound(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusNotFound, storageErr{StatusCode: "404", Code: "NotFound", Error: "Not Found", Message: "Route " + r.Method + ":" + r.URL.Path + " not found"})
+	a.storageError(w, r, fairbalance.Errorf(fairbalance.KindNotFound, codeNoRoute, "Route %s:%s not found", r.Method, r.URL.Path))
 }

@@ -3,7 +3,7 @@
 // and embedded relations to select, a tree of filters, ordering, paging,
 // and the preferences of the Prefer header.
 //
-// The package is pure. It knows no SQL, no HTTP handler and no schema: it
+// The package is pure. It knows no SQL, no HTTP and no schema: it
 // turns the query string and a few headers into Go values, or refuses them
 // with an *Error shaped like PostgREST's. Everything a client writes ends up
 // in one of two places:

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fairbalance"
 )
 
 func cond(col string, op Operator, v string) *Condition {
@@ -287,7 +289,7 @@ func TestParseFilterMessage(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %T is not *Error", err)
 	}
-	want := &Error{Status: 400, Code: "PGRST100", Message: `"failed to parse filter (foo.1)" (line 1, column 1)`, Details: `"foo" is not a valid operator`}
+	want := &Error{Kind: fairbalance.KindInvalid, Code: "PGRST100", Message: `"failed to parse filter (foo.1)" (line 1, column 1)`, Details: `"foo" is not a valid operator`}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("got %#v\nwant %#v", e, want)
 	}
@@ -314,14 +316,14 @@ func assertRoundTrip(t *testing.T, f Filter) {
 	}
 }
 
-// assertParseError checks that err is a PGRST100 *Error with status 400.
+// assertParseError checks that err is a PGRST100 *Error of kind invalid.
 func assertParseError(t *testing.T, err error) *Error {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
 		t.Fatalf("error %T (%v) is not *Error", err, err)
 	}
-	if e.Code != CodeParse || e.Status != 400 || !strings.HasPrefix(e.Message, `"failed to parse `) {
+	if e.Code != CodeParse || e.Kind != fairbalance.KindInvalid || !strings.HasPrefix(e.Message, `"failed to parse `) {
 		t.Fatalf("unexpected error %#v", e)
 	}
 	return e

@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"fairbalance"
 )
 
 // The fuzz targets check properties that hold for every input: no panic;
-// every failure is an *Error of the right code and status; every success
+// every failure is an *Error of the right code and kind; every success
 // yields only identifiers that satisfy IsIdentifier and values without NUL
 // or invalid UTF-8; and the canonical rendering parses back to the same
 // value. Their seeds are in testdata/fuzz; plain go test runs only those.
@@ -179,15 +181,16 @@ func FuzzParseRequest(f *testing.F) {
 }
 
 // checkError checks that err is an *Error with one of the codes, and the
-// status that goes with it.
+// kind that goes with it.
 func checkError(t *testing.T, err error, codes ...string) {
 	t.Helper()
 	var e *Error
 	if !errors.As(err, &e) {
 		t.Fatalf("error %T (%v) is not *Error", err, err)
 	}
-	status := map[string]int{CodeParse: 400, CodeRange: 416, CodeNotEmbedded: 400, CodeInvalidPreferences: 400}
-	if !slices.Contains(codes, e.Code) || e.Status != status[e.Code] || e.Message == "" {
+	kinds := map[string]fairbalance.Kind{CodeParse: fairbalance.KindInvalid, CodeRange: fairbalance.KindRangeNotSatisfiable,
+		CodeNotEmbedded: fairbalance.KindInvalid, CodeInvalidPreferences: fairbalance.KindInvalid}
+	if !slices.Contains(codes, e.Code) || e.Kind != kinds[e.Code] || e.Message == "" {
 		t.Fatalf("unexpected error %#v", e)
 	}
 }

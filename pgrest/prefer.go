@@ -1,9 +1,10 @@
 package pgrest
 
 import (
-	"net/http"
 	"strconv"
 	"strings"
+
+	"fairbalance"
 )
 
 // Return is the return preference of a write.
@@ -113,7 +114,7 @@ func parsePrefer(values []string) (Prefer, *Error) {
 	}
 	if p.Handling == HandlingStrict && len(p.Unknown) > 0 {
 		return Prefer{}, &Error{
-			Status:  http.StatusBadRequest,
+			Kind:    fairbalance.KindInvalid,
 			Code:    CodeInvalidPreferences,
 			Message: "Invalid preferences given with handling=strict",
 			Details: "Invalid preferences: " + echo(strings.Join(p.Unknown, ", ")),

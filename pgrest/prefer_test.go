@@ -1,11 +1,12 @@
 package pgrest
 
 import (
-	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+
+	"fairbalance"
 )
 
 func intp(n int) *int { return &n }
@@ -77,30 +78,11 @@ func TestParsePreferStrict(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("error %v is not *Error", err)
 	}
-	want := &Error{Status: 400, Code: "PGRST122", Message: "Invalid preferences given with handling=strict", Details: "Invalid preferences: bogus, count=many"}
+	want := &Error{Kind: fairbalance.KindInvalid, Code: "PGRST122", Message: "Invalid preferences given with handling=strict", Details: "Invalid preferences: bogus, count=many"}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("got %#v", e)
 	}
 	if _, err := ParsePrefer(strings.Repeat("x", MaxParamLength+1)); err == nil {
 		t.Fatal("an over-long header was accepted")
-	}
-}
-
-func TestErrorJSON(t *testing.T) {
-	e := &Error{Status: 400, Code: "PGRST100", Message: "m"}
-	b, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(b), `{"code":"PGRST100","message":"m","details":null,"hint":null}`; got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
-	e.Details, e.Hint = "d", "h"
-	b, _ = json.Marshal(e)
-	if got, want := string(b), `{"code":"PGRST100","message":"m","details":"d","hint":"h"}`; got != want {
-		t.Fatalf("got %s, want %s", got, want)
-	}
-	if got, want := e.Error(), "PGRST100: m: d"; got != want {
-		t.Fatalf("Error() = %q", got)
 	}
 }

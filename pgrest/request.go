@@ -2,7 +2,7 @@ package pgrest
 
 import (
 	"math"
-	"net/http"
+	"net/textproto"
 	"net/url"
 	"sort"
 	"strconv"
@@ -90,10 +90,13 @@ var embedParams = map[string]bool{"order": true, "limit": true, "offset": true}
 // with limit and offset: the rows returned are those both select. A Range
 // header that is malformed, or whose Range-Unit is not items, is ignored.
 //
+// h holds the request's headers under any capitalisation (an http.Header
+// may be passed as it is); it may be nil.
+//
 // Errors are *Error values: PGRST100 for syntax, PGRST103 for an invalid
 // range, PGRST108 for a parameter on a relation the select does not embed,
 // PGRST122 for invalid preferences under handling=strict.
-func ParseRequest(q url.Values, h http.Header) (*Request, error) {
+func ParseRequest(q url.Values, h map[string][]string) (*Request, error) {
 	r, err := parseRequest(q, h)
 	if err != nil {
 		return nil, err
@@ -101,7 +104,8 @@ func ParseRequest(q url.Values, h http.Header) (*Request, error) {
 	return r, nil
 }
 
-func parseRequest(q url.Values, h http.Header) (*Request, *Error) {
+func parseRequest(q url.Values, header map[string][]string) (*Request, *Error) {
+	h := textproto.MIMEHeader(header)
 	r := &Request{Select: Select{{Star: true}}}
 	v, ok, err := single(q, "select")
 	if err != nil {
@@ -313,7 +317,7 @@ func clampInt(v string) int {
 // parseRange reads a Range header "first-[last]" (optionally "items=first-
 // [last]"). ok is false when there is none, it is malformed, or Range-Unit
 // names another unit.
-func parseRange(h http.Header) (offset int, limit *int, ok bool, err *Error) {
+func parseRange(h textproto.MIMEHeader) (offset int, limit *int, ok bool, err *Error) {
 	v := strings.TrimSpace(h.Get("Range"))
 	if v == "" {
 		return 0, nil, false, nil

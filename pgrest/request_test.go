@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fairbalance"
 )
 
 func parse(t *testing.T, raw string, h http.Header) (*Request, error) {
@@ -85,43 +87,43 @@ func TestParseRequestErrors(t *testing.T) {
 	tests := []struct {
 		raw    string
 		header http.Header
-		status int
+		kind   fairbalance.Kind
 		code   string
 		text   string // a fragment of message or details
 	}{
-		{"limit=-1", nil, 416, "PGRST103", "Limit should be greater than or equal to zero."},
-		{"offset=-3", nil, 416, "PGRST103", "Offset should be greater than or equal to zero."},
-		{"limit=abc", nil, 400, "PGRST100", `failed to parse limit parameter (abc)`},
-		{"limit=", nil, 400, "PGRST100", "expecting a non-negative integer"},
-		{"limit=1.5", nil, 400, "PGRST100", "failed to parse limit parameter"},
-		{"limit=+1", nil, 400, "PGRST100", "failed to parse limit parameter"},
-		{"offset=0x10", nil, 400, "PGRST100", "failed to parse offset parameter"},
-		{"limit=1&limit=2", nil, 400, "PGRST100", "given more than once"},
-		{"select=a&select=b", nil, 400, "PGRST100", "given more than once"},
-		{"", http.Header{"Range": {"9-0"}}, 416, "PGRST103", "The lower boundary must be lower than or equal to the upper boundary"},
-		{"select=id,", nil, 400, "PGRST100", "failed to parse select parameter"},
-		{"id=5", nil, 400, "PGRST100", "failed to parse filter (5)"},
-		{"id", nil, 400, "PGRST100", "failed to parse filter ()"},
-		{"order=a.up", nil, 400, "PGRST100", "failed to parse order (a.up)"},
-		{"columns=a%3Bb", nil, 400, "PGRST100", `"a;b" is not a valid column name`},
-		{"columns=", nil, 400, "PGRST100", "failed to parse columns parameter"},
-		{"columns=a,", nil, 400, "PGRST100", "expecting column name"},
-		{"on_conflict=a b", nil, 400, "PGRST100", `"a b" is not a valid column name`},
-		{"name%3Bdrop=eq.1", nil, 400, "PGRST100", `"name;drop" is not a valid column name`},
-		{"%22x%22%3Bdrop=eq.1", nil, 400, "PGRST100", `expecting "->", "->>", "." or end of input`},
+		{"limit=-1", nil, fairbalance.KindRangeNotSatisfiable, "PGRST103", "Limit should be greater than or equal to zero."},
+		{"offset=-3", nil, fairbalance.KindRangeNotSatisfiable, "PGRST103", "Offset should be greater than or equal to zero."},
+		{"limit=abc", nil, fairbalance.KindInvalid, "PGRST100", `failed to parse limit parameter (abc)`},
+		{"limit=", nil, fairbalance.KindInvalid, "PGRST100", "expecting a non-negative integer"},
+		{"limit=1.5", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse limit parameter"},
+		{"limit=+1", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse limit parameter"},
+		{"offset=0x10", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse offset parameter"},
+		{"limit=1&limit=2", nil, fairbalance.KindInvalid, "PGRST100", "given more than once"},
+		{"select=a&select=b", nil, fairbalance.KindInvalid, "PGRST100", "given more than once"},
+		{"", http.Header{"Range": {"9-0"}}, fairbalance.KindRangeNotSatisfiable, "PGRST103", "The lower boundary must be lower than or equal to the upper boundary"},
+		{"select=id,", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse select parameter"},
+		{"id=5", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse filter (5)"},
+		{"id", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse filter ()"},
+		{"order=a.up", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse order (a.up)"},
+		{"columns=a%3Bb", nil, fairbalance.KindInvalid, "PGRST100", `"a;b" is not a valid column name`},
+		{"columns=", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse columns parameter"},
+		{"columns=a,", nil, fairbalance.KindInvalid, "PGRST100", "expecting column name"},
+		{"on_conflict=a b", nil, fairbalance.KindInvalid, "PGRST100", `"a b" is not a valid column name`},
+		{"name%3Bdrop=eq.1", nil, fairbalance.KindInvalid, "PGRST100", `"name;drop" is not a valid column name`},
+		{"%22x%22%3Bdrop=eq.1", nil, fairbalance.KindInvalid, "PGRST100", `expecting "->", "->>", "." or end of input`},
 		// Parameters on relations the select does not embed.
-		{"users.name=eq.x", nil, 400, "PGRST108", "'users' is not an embedded resource in this request"},
-		{"select=*,u:users(*)&users.name=eq.x", nil, 400, "PGRST108", "'users' is not an embedded resource"},
-		{"users.or=(a.eq.1)", nil, 400, "PGRST108", "'users' is not an embedded resource"},
-		{"users.order=name", nil, 400, "PGRST108", "'users' is not an embedded resource"},
-		{"users.limit=1", nil, 400, "PGRST108", "'users' is not an embedded resource"},
-		{"order=users(name)", nil, 400, "PGRST108", "'users' is not an embedded resource"},
-		{"select=*,users(*)&users.order=teams(name)", nil, 400, "PGRST100", "cannot be ordered by another relation"},
-		{"select=*,users(*)&a.users.limit=1", nil, 400, "PGRST100", `"a.users" is not a valid relation name`},
-		{".order=a", nil, 400, "PGRST100", `"" is not a valid relation name`},
-		{"select=*,users(*)&users.limit=x", nil, 400, "PGRST100", "failed to parse limit parameter"},
-		{"select=*,users(*)&users.offset=1&users.offset=2", nil, 400, "PGRST100", "given more than once"},
-		{"", http.Header{"Prefer": {"handling=strict, foo=bar"}}, 400, "PGRST122", "Invalid preferences: foo=bar"},
+		{"users.name=eq.x", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource in this request"},
+		{"select=*,u:users(*)&users.name=eq.x", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource"},
+		{"users.or=(a.eq.1)", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource"},
+		{"users.order=name", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource"},
+		{"users.limit=1", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource"},
+		{"order=users(name)", nil, fairbalance.KindInvalid, "PGRST108", "'users' is not an embedded resource"},
+		{"select=*,users(*)&users.order=teams(name)", nil, fairbalance.KindInvalid, "PGRST100", "cannot be ordered by another relation"},
+		{"select=*,users(*)&a.users.limit=1", nil, fairbalance.KindInvalid, "PGRST100", `"a.users" is not a valid relation name`},
+		{".order=a", nil, fairbalance.KindInvalid, "PGRST100", `"" is not a valid relation name`},
+		{"select=*,users(*)&users.limit=x", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse limit parameter"},
+		{"select=*,users(*)&users.offset=1&users.offset=2", nil, fairbalance.KindInvalid, "PGRST100", "given more than once"},
+		{"", http.Header{"Prefer": {"handling=strict, foo=bar"}}, fairbalance.KindInvalid, "PGRST122", "Invalid preferences: foo=bar"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
@@ -133,8 +135,8 @@ func TestParseRequestErrors(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("error %T is not *Error", err)
 			}
-			if e.Status != tt.status || e.Code != tt.code || !strings.Contains(e.Message+" | "+e.Details, tt.text) {
-				t.Fatalf("got %#v, want %d %s containing %q", e, tt.status, tt.code, tt.text)
+			if e.Kind != tt.kind || e.Code != tt.code || !strings.Contains(e.Message+" | "+e.Details, tt.text) {
+				t.Fatalf("got %#v, want %s %s containing %q", e, tt.kind, tt.code, tt.text)
 			}
 		})
 	}
@@ -142,7 +144,7 @@ func TestParseRequestErrors(t *testing.T) {
 
 func TestParseRequestPGRST108Shape(t *testing.T) {
 	_, err := parse(t, "clients.name=eq.x", nil)
-	want := &Error{Status: 400, Code: "PGRST108",
+	want := &Error{Kind: fairbalance.KindInvalid, Code: "PGRST108",
 		Message: "'clients' is not an embedded resource in this request",
 		Hint:    "Verify that 'clients' is included in the 'select' query parameter."}
 	if !reflect.DeepEqual(err, error(want)) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"fairbalance"
@@ -66,7 +65,7 @@ func appendRows(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, pl
 			}
 		}
 		if strings.TrimSpace(e.Action) == "" {
-			return nil, 0, pgErr(http.StatusBadRequest, "23502", "null value in column \"action\" violates not-null constraint", "", "")
+			return nil, 0, pgErr(fairbalance.KindInvalid, "23502", "null value in column \"action\" violates not-null constraint", "", "")
 		}
 		if err := tx.AppendAudit(ctx, e); err != nil {
 			return nil, 0, err

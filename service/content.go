@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -162,7 +161,7 @@ func refuseWriter(c fairbalance.Caller) error {
 }
 
 func notFound(what string) error {
-	return pgErr(http.StatusNotFound, "P0002", what+" not found", "", "")
+	return pgErr(fairbalance.KindNotFound, "P0002", what+" not found", "", "")
 }
 
 // mimeExtensions are the file name extensions of the product buckets'
@@ -376,10 +375,10 @@ func insertRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, row map[str
 	cols := make([]string, 0, len(row))
 	for _, c := range t.Columns {
 		if _, ok := row[c.Name]; ok {
-			cols = append(cols, c.db())
+			cols = append(cols, c.DBName())
 		}
 	}
-	raw, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{row}, Returning: allColumns(t)})
+	raw, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: t.DBName(), Columns: cols, Rows: []map[string]any{row}, Returning: allColumns(t)})
 	if err != nil {
 		return nil, err
 	}
@@ -404,7 +403,7 @@ func orgRow(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *Tab
 	if !auth.IsUUID(id) {
 		return nil, nil
 	}
-	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: and(condEq("id", strings.ToLower(id)), condEq("org_id", c.OrgID)), Limit: 1})
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: allColumns(t), Where: and(condEq("id", strings.ToLower(id)), condEq("org_id", c.OrgID)), Limit: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -439,7 +438,7 @@ func updateRow(ctx context.Context, tx fairbalance.Tx, t *TableSpec, id string, 
 	for k := range values {
 		cols = append(cols, k)
 	}
-	raw, n, err := tx.Update(ctx, &fairbalance.WritePlan{Table: t.db(), Columns: cols, Rows: []map[string]any{values}, Where: and(condEq("id", id), cond), Returning: allColumns(t)})
+	raw, n, err := tx.Update(ctx, &fairbalance.WritePlan{Table: t.DBName(), Columns: cols, Rows: []map[string]any{values}, Where: and(condEq("id", id), cond), Returning: allColumns(t)})
 	if err != nil || n == 0 {
 		return nil, err
 	}

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"fairbalance"
+	"fairbalance/dataapi"
 	"fairbalance/service"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -37,7 +39,7 @@ func TestVocabulariesMatchCheckConstraints(t *testing.T) {
 			seen := 0
 			for _, table := range service.ContentTables() {
 				name := sourceName(table.Name, table.Source)
-				checks, err := db.ValueChecksForTest(t.Context(), name)
+				checks, err := sqltest.ValueChecks(t.Context(), db, name)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +60,7 @@ func TestVocabulariesMatchCheckConstraints(t *testing.T) {
 			if seen != 9 {
 				t.Errorf("%d value lists in the content tables' CHECK constraints", seen)
 			}
-			checks, err := db.ValueChecksForTest(t.Context(), "assets")
+			checks, err := sqltest.ValueChecks(t.Context(), db, "assets")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -76,7 +78,6 @@ func TestAssetStatusesWidenedInPlace(t *testing.T) {
 	for _, backend := range storetest.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			m := newContentEnv(t, backend)
-			m.data.RegisterFunctions(m.data.SearchFunctions()...)
 			marketer := m.members["own"][fairbalance.RoleMarketer]
 			asset, err := callErr(m, marketer, "create_asset", map[string]any{"title": "Rejected one", "type": "email", "audience": "hcp",
 				"channel": "Email", "market": "US", "content_html": "<p>Lowers LDL-C by half.</p>"})
@@ -99,7 +100,7 @@ func TestAssetStatusesWidenedInPlace(t *testing.T) {
 				t.Fatalf("search by the new status: %s %v", out, err)
 			}
 			// The database itself still refuses a value outside the list.
-			err = m.db.TamperForTest(m.ctx, "UPDATE assets SET status = 'published' WHERE id = '"+id+"'")
+			err = sqltest.Exec(m.ctx, m.db, "UPDATE assets SET status = 'published' WHERE id = '"+id+"'")
 			if err == nil {
 				t.Fatal("the database took a status outside the vocabulary")
 			}
@@ -159,7 +160,7 @@ func TestRegistryRefusesValuesOutsideVocabularies(t *testing.T) {
 			for _, c := range cases {
 				err := c.do()
 				pe := wantCode(t, c.what, err, "23514")
-				if pe == nil || pe.Status != 400 || pe.Message != c.msg || !strings.Contains(pe.Details, "violates check constraint") {
+				if pe == nil || pe.Kind != fairbalance.KindInvalid || pe.Message != c.msg || !strings.Contains(pe.Details, "violates check constraint") {
 					t.Errorf("%s: %+v", c.what, pe)
 				}
 			}
@@ -418,7 +419,7 @@ func TestDomainTypesMatchRegistry(t *testing.T) {
 // union of its values, in Row, Insert and Update, and lists the
 // vocabularies in Enums and, at run time, in Constants.
 func TestGeneratedTypeScriptUnions(t *testing.T) {
-	d := service.NewData(nil, service.ContentTables()...)
+	d := dataapi.New(nil, service.ContentTables()...)
 	ts := d.TypeScript()
 	status := `"draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"`
 	assets := tableTypes(t, ts, "assets")
@@ -456,7 +457,7 @@ func TestGeneratedTypeScriptUnions(t *testing.T) {
 		}
 	}
 	// Without vocabularies, Enums stays empty and Constants lists none.
-	plain := service.NewData(nil, service.RecordTables()...).TypeScript()
+	plain := dataapi.New(nil, service.RecordTables()...).TypeScript()
 	if !strings.Contains(plain, "    Enums: {\n      [_ in never]: never\n    }\n") {
 		t.Errorf("empty Enums:\n%s", plain[strings.Index(plain, "Enums"):])
 	}
@@ -477,7 +478,7 @@ func tableTypes(t *testing.T, ts, table string) string {
 // The OpenAPI description lists a vocabulary column's values, as
 // PostgREST does for an enum type.
 func TestOpenAPIEnums(t *testing.T) {
-	doc := service.NewData(nil, service.ContentTables()...).OpenAPI("localhost", "test")
+	doc := dataapi.New(nil, service.ContentTables()...).OpenAPI("localhost", "test")
 	props := doc["definitions"].(map[string]any)["claims"].(map[string]any)["properties"].(map[string]any)
 	status := props["status"].(map[string]any)
 	if status["format"] != "claim_status" || !reflect.DeepEqual(status["enum"], []string{"draft", "approved", "withdrawn", "expired"}) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,17 +68,23 @@ func nullableText(name string) ColumnSpec {
 // checkViolation is a refused value: a 400 with code 23514 whose message
 // says what is wrong in words a user understands.
 func checkViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusBadRequest, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), "")
+	return constrained(pgErr(fairbalance.KindInvalid, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s\"", table, constraint), ""), constraint)
 }
 
 // fkViolation is a missing or foreign row (23503, as PostgREST answers).
 func fkViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), "")
+	return constrained(pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("insert or update on table \"%s\" violates foreign key constraint \"%s\"", table, constraint), ""), constraint)
 }
 
 // uniqueViolation is a duplicate (23505).
 func uniqueViolation(table, constraint, msg string) error {
-	return pgErr(http.StatusConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), "")
+	return constrained(pgErr(fairbalance.KindConflict, "23505", msg, fmt.Sprintf("duplicate key value violates unique constraint \"%s\" on \"%s\"", constraint, table), ""), constraint)
+}
+
+// constrained names the violated constraint on a refusal.
+func constrained(e *fairbalance.Error, constraint string) *fairbalance.Error {
+	e.Constraint = constraint
+	return e
 }
 
 // fieldCheck validates the fields of one row being inserted (all=true:
@@ -99,6 +104,12 @@ func (f fieldCheck) has(k string) bool {
 	return ok
 }
 
+// refuse is a refused value of field k: a check violation of the
+// constraint <table>_<k>_check, with msg as the field's message.
+func (f fieldCheck) refuse(k, msg string) error {
+	return onField(checkViolation(f.table, f.table+"_"+k+"_check", msg), k)
+}
+
 // text checks a text field's length in characters (after trimming).
 func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
 	if !f.has(k) {
@@ -106,7 +117,7 @@ func (f fieldCheck) text(k, label string, minLen, maxLen int) error {
 	}
 	s, _ := f.row[k].(string)
 	if msg := textProblem(label, s, minLen, maxLen); msg != "" {
-		return checkViolation(f.table, f.table+"_"+k+"_check", msg)
+		return f.refuse(k, msg)
 	}
 	return nil
 }
@@ -139,7 +150,7 @@ func (f fieldCheck) chosen(k, label string, v fairbalance.Vocabulary) error {
 	if s, _ := f.row[k].(string); !f.all || v.Has(s) {
 		return nil
 	}
-	return checkViolation(f.table, f.table+"_"+k+"_check", v.Refusal(label))
+	return f.refuse(k, v.Refusal(label))
 }
 
 // date checks a nullable 'YYYY-MM-DD' field.
@@ -150,7 +161,7 @@ func (f fieldCheck) date(k, label string) error {
 	}
 	s, _ := v.(string)
 	if msg := dateProblem(label, s); msg != "" {
-		return checkViolation(f.table, f.table+"_"+k+"_check", msg)
+		return f.refuse(k, msg)
 	}
 	return nil
 }
@@ -165,27 +176,58 @@ func (f fieldCheck) strings(k, label string, maxItems, maxLen int) error {
 	s, _ := v.(string)
 	var items []string
 	if err := json.Unmarshal([]byte(s), &items); err != nil {
-		return checkViolation(f.table, f.table+"_"+k+"_check", label+" must be a list of texts.")
+		return f.refuse(k, label+" must be a list of texts.")
 	}
 	if len(items) > maxItems {
-		return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("%s may hold at most %d entries.", label, maxItems))
+		return f.refuse(k, fmt.Sprintf("%s may hold at most %d entries.", label, maxItems))
 	}
 	for _, it := range items {
 		if n := utf8.RuneCountInString(strings.TrimSpace(it)); n == 0 || n > maxLen {
-			return checkViolation(f.table, f.table+"_"+k+"_check", fmt.Sprintf("Each of %s must be 1 to %d characters long.", strings.ToLower(label), maxLen))
+			return f.refuse(k, fmt.Sprintf("Each of %s must be 1 to %d characters long.", strings.ToLower(label), maxLen))
 		}
 	}
 	return nil
 }
 
-// firstErr returns the first non-nil error.
+// firstError returns the first non-nil error. When it is a refusal of a
+// field, its Fields gather the message of every refused field among errs,
+// so that a form can show them all at once; the message stays the first's.
 func firstError(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
+	var first error
+	var fields map[string]string
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		if first == nil {
+			first = err
+		}
+		if e := fairbalance.AsError(err); e != nil {
+			for k, msg := range e.Fields {
+				if fields == nil {
+					fields = map[string]string{}
+				}
+				if _, seen := fields[k]; !seen {
+					fields[k] = msg
+				}
+			}
 		}
 	}
-	return nil
+	e := fairbalance.AsError(first)
+	if e == nil || len(e.Fields) == 0 || len(fields) == len(e.Fields) {
+		return first
+	}
+	all := *e
+	all.Fields = fields
+	return &all
+}
+
+// onField names the field a refusal is about, with its message.
+func onField(err error, field string) error {
+	if e := fairbalance.AsError(err); e != nil {
+		e.Fields = map[string]string{field: e.Message}
+	}
+	return err
 }
 
 // readRows reads rows of a database table with the given columns (all
@@ -238,7 +280,7 @@ func orgRef(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, table 
 		return err
 	}
 	if !ok {
-		return fkViolation(table, table+"_"+col+"_fkey", fmt.Sprintf("The %s does not exist in your organisation.", what))
+		return onField(fkViolation(table, table+"_"+col+"_fkey", fmt.Sprintf("The %s does not exist in your organisation.", what)), col)
 	}
 	return nil
 }
@@ -270,7 +312,7 @@ func refusedWhileUsed(table string, users []string, column, msg string) func(ctx
 				return err
 			}
 			if len(rows) > 0 {
-				return pgErr(http.StatusConflict, "23503", msg, fmt.Sprintf("update or delete on table \"%s\" violates foreign key constraint \"%s_%s_fkey\" on table \"%s\"", table, u, column, u), "")
+				return pgErr(fairbalance.KindConflict, "23503", msg, fmt.Sprintf("update or delete on table \"%s\" violates foreign key constraint \"%s_%s_fkey\" on table \"%s\"", table, u, column, u), "")
 			}
 		}
 		return nil
@@ -642,7 +684,7 @@ func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c fairbalance.C
 	}
 	for _, k := range []string{"claim_id", "reference_id", "page"} {
 		if row[k] == nil {
-			return pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"claim_references\" violates not-null constraint", k), "", "")
+			return pgErr(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"claim_references\" violates not-null constraint", k), "", "")
 		}
 	}
 	page, _ := row["page"].(int64)
@@ -736,7 +778,7 @@ func checkModule(f fieldCheck) error {
 	)
 }
 
-// ContentTables are the tables of the content model.
-func ContentTables() []*TableSpec {
+// contentTables are the tables of the content model.
+func contentTables() []*TableSpec {
 	return []*TableSpec{ProductsTable(), AssetsTable(), AssetVersionsTable(), VersionModulesTable(), ReferencesTable(), ClaimsTable(), ClaimReferencesTable(), ModulesTable()}
 }

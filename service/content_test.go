@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +17,6 @@ import (
 
 	"fairbalance"
 	"fairbalance/blobstore/blobtest"
-	"fairbalance/pgrest"
 	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
@@ -41,13 +41,8 @@ func newContentStorageEnv(t *testing.T, backend, blobs string) (*matrixEnv, *ser
 func newContentBlobsEnv(t *testing.T, backend, blobs string) (*matrixEnv, *service.Storage, blobtest.Harness) {
 	m := newMatrix(t, backend)
 	h := blobtest.Open(t, blobs)
-	s := service.NewStorage(m.db, h.Store, []byte("secret"))
-	tables := append(service.RecordTables(), service.WorkspaceTables()...)
-	d := service.NewData(m.db, append(tables, service.ContentTables()...)...)
-	d.RegisterFunctions(d.RecordFunctions()...)
-	d.RegisterFunctions(d.WorkspaceFunctions()...)
-	d.RegisterFunctions(service.NewContent(s).Functions()...)
-	m.data = d
+	s := service.NewStorage(m.db, h.Store, []byte("secret"), http.DetectContentType)
+	m.data = service.NewRegistry(m.db, s)
 	return m, s, h
 }
 
@@ -127,7 +122,7 @@ func callErr(m *matrixEnv, c fairbalance.Caller, fn string, args map[string]any)
 }
 
 func pgMessage(err error) string {
-	if pe, ok := err.(*pgrest.Error); ok {
+	if pe, ok := err.(*fairbalance.Error); ok {
 		return pe.Message
 	}
 	return fmt.Sprint(err)
@@ -414,7 +409,7 @@ func testPDF(t *testing.T, pages ...string) []byte {
 // upload prepares and performs an upload to a product bucket as c.
 func upload(t *testing.T, m *matrixEnv, s *service.Storage, c fairbalance.Caller, bucket, name string, body []byte) string {
 	t.Helper()
-	_, typ := service.SniffContentType(body)
+	_, typ := s.SniffContentType(body)
 	prep, err := callErr(m, c, "prepare_upload", map[string]any{"bucket": bucket, "file_name": name, "content_type": typ, "size": float64(len(body))})
 	if err != nil {
 		t.Fatalf("prepare_upload: %v", err)
@@ -687,6 +682,31 @@ func TestContentJobCodesConcurrent(t *testing.T) {
 					t.Fatalf("asset %d: %q %v (codes %v)", i, codes[i], errs[i], codes)
 				}
 				seen[codes[i]] = true
+			}
+		})
+	}
+}
+
+// A refused row names every refused field with its message (for forms
+// that show them all at once); the message is the first field's.
+func TestContentRefusalNamesEveryField(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newContentEnv(t, backend)
+			admin := m.members["own"][fairbalance.RoleAdmin]
+			_, err := insert(t, m, admin, "products", map[string]any{"brand_name": " ", "established_name": strings.Repeat("x", 201), "launch_date": "soon"})
+			e := wantCode(t, "product with three bad fields", err, "23514")
+			want := map[string]string{
+				"brand_name":       "The brand name is required.",
+				"established_name": "The established name must be 0 to 200 characters long.",
+				"launch_date":      "The launch date must be a date written YYYY-MM-DD.",
+			}
+			if e.Message != want["brand_name"] || e.Constraint != "products_brand_name_check" || fmt.Sprint(e.Fields) != fmt.Sprint(want) {
+				t.Fatalf("got %q (%s) fields %v, want fields %v", e.Message, e.Constraint, e.Fields, want)
+			}
+			_, err = insert(t, m, admin, "claims", map[string]any{"text": "A claim", "product_id": "00000000-0000-4000-8000-000000000099"})
+			if e := wantCode(t, "claim of a missing product", err, "23503"); e.Fields["product_id"] != "The product does not exist in your organisation." {
+				t.Fatalf("fields %v", e.Fields)
 			}
 		})
 	}

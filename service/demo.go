@@ -189,7 +189,7 @@ func IsDemoUser(u *fairbalance.User) bool {
 }
 
 // DemoWriteRefused is the specification's refusal of writes in demo mode.
-const DemoWriteRefused = "Demo mode: writes disabled. This is a read-only preview."
+const DemoWriteRefused = fairbalance.DemoWriteRefused
 
 var errDemo = errf(fairbalance.KindForbidden, "demo_read_only", DemoWriteRefused)
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -24,14 +23,15 @@ import (
 // through the same paths as users do (storage uploads, the data API and
 // the content functions), so the demo shows what the product really does.
 type DemoContent struct {
-	data    *Data
+	data    *Registry
 	storage *Storage
 	mu      sync.Mutex
 }
 
-// NewDemoContent returns the demo content seeder. data must serve the
-// content tables and functions (create_asset …), storage the product buckets.
-func NewDemoContent(data *Data, storage *Storage) *DemoContent {
+// NewDemoContent returns the demo content seeder over the registry (its
+// content tables and functions, create_asset …) and storage (the product
+// buckets).
+func NewDemoContent(data *Registry, storage *Storage) *DemoContent {
 	return &DemoContent{data: data, storage: storage}
 }
 
@@ -292,7 +292,7 @@ func (s *seeder) upload(bucket, fileName, title string, pages []samplepdf.Page) 
 }
 
 var demoInsertRequest = func() *pgrest.Request {
-	r, err := pgrest.ParseRequest(url.Values{"select": {"*"}}, http.Header{"Prefer": {"return=representation"}})
+	r, err := pgrest.ParseRequest(url.Values{"select": {"*"}}, map[string][]string{"Prefer": {"return=representation"}})
 	if err != nil {
 		panic(err)
 	}

@@ -3,6 +3,7 @@ package service_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -26,11 +27,8 @@ func TestDemoContent(t *testing.T) {
 				t.Fatal(err)
 			}
 			id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{SiteURL: "https://review.example.com"}, nil)
-			storage := service.NewStorage(db, blobs.Store, []byte("secret"))
-			tables := append(service.RecordTables(), service.WorkspaceTables()...)
-			data := service.NewData(db, append(tables, service.ContentTables()...)...)
-			data.RegisterFunctions(service.NewContent(storage).Functions()...)
-			data.RegisterFunctions(data.SearchFunctions()...)
+			storage := service.NewStorage(db, blobs.Store, []byte("secret"), http.DetectContentType)
+			data := service.NewRegistry(db, storage)
 			id.DemoContent = service.NewDemoContent(data, storage)
 			client := service.Client{IP: "192.0.2.1", UserAgent: "test"}
 

@@ -20,6 +20,7 @@ import (
 	"fairbalance/auth"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -348,7 +349,7 @@ func TestFailedSignInsAreAudited(t *testing.T) {
 			if _, err := e.id.SignInPassword(e.ctx, e.c, c.email, c.pw); errCode(err) != "invalid_credentials" {
 				t.Fatalf("%s: %v", c.email, err)
 			}
-			ev, err := e.db.AuthEventsForTest(e.ctx)
+			ev, err := sqltest.AuthEvents(e.ctx, e.db)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,8 +23,8 @@ type SearchResult struct {
 	TookMS float64 `json:"took_ms"`
 }
 
-// SearchFunctions are the search functions: search_content.
-func (d *Data) SearchFunctions() []*FunctionSpec {
+// searchFunctions are the search functions: search_content.
+func (d *Registry) searchFunctions() []*FunctionSpec {
 	return []*FunctionSpec{
 		{
 			// search_content({query, kinds?, status?, type?, product_id?,

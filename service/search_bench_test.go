@@ -14,6 +14,7 @@ import (
 	"fairbalance"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -56,8 +57,7 @@ func BenchmarkSearch100k(b *testing.B) {
 	for _, backend := range storetest.Backends() {
 		b.Run(backend, func(b *testing.B) {
 			db := storetest.Open(b, backend)
-			d := service.NewData(db, service.ContentTables()...)
-			d.RegisterFunctions(d.SearchFunctions()...)
+			d := service.NewRegistry(db, nil)
 			caller, jobCode := seedSearchBench(b, db, n)
 			for _, q := range queries {
 				if q.name == "job-code" {
@@ -162,7 +162,7 @@ func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (fairbalance.Caller, 
 	var text strings.Builder
 	var jobCode string
 	for base := 0; base < n; base += chunk {
-		var rows []sqlstore.BulkAsset
+		var rows []sqltest.BulkAsset
 		for i := base; i < min(base+chunk, n); i++ {
 			brand := rng.IntN(len(benchBrands))
 			market := markets[rng.IntN(len(markets))]
@@ -177,7 +177,7 @@ func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (fairbalance.Caller, 
 				text.WriteString(benchWords[zipf.Uint64()])
 			}
 			text.WriteByte('.')
-			rows = append(rows, sqlstore.BulkAsset{
+			rows = append(rows, sqltest.BulkAsset{
 				ID:        fmt.Sprintf("a%07d-0000-4000-8000-000000000000", i),
 				VersionID: fmt.Sprintf("b%07d-0000-4000-8000-000000000000", i),
 				OrgID:     orgID, CreatedBy: userID, OwnerID: userID,
@@ -193,7 +193,7 @@ func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (fairbalance.Caller, 
 		if jobCode == "" {
 			jobCode = rows[len(rows)/2].JobCode
 		}
-		if err := db.BulkInsertAssetsForTest(ctx, rows); err != nil {
+		if err := sqltest.BulkInsertAssets(ctx, db, rows); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -202,7 +202,7 @@ func seedSearchBench(b *testing.B, db *sqlstore.DB, n int) (fairbalance.Caller, 
 		// As autovacuum would leave them: statistics, and the visibility
 		// map and hint bits that a first read of fresh rows would
 		// otherwise write.
-		if err := db.TamperForTest(ctx, "VACUUM ANALYZE"); err != nil {
+		if err := sqltest.Exec(ctx, db, "VACUUM ANALYZE"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 
 	"fairbalance"
 	"fairbalance/service"
-	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -17,10 +17,6 @@ import (
 
 func newSearchEnv(t *testing.T, backend string) *matrixEnv {
 	m := newMatrix(t, backend)
-	tables := append(service.RecordTables(), service.WorkspaceTables()...)
-	d := service.NewData(m.db, append(tables, service.ContentTables()...)...)
-	d.RegisterFunctions(d.SearchFunctions()...)
-	m.data = d
 	return m
 }
 
@@ -76,7 +72,7 @@ func seedSearch(t *testing.T, m *matrixEnv) searchFixture {
 	id := func(n int) string { return fmt.Sprintf("a0000000-0000-4000-8000-%012d", n) }
 	vid := func(n int) string { return fmt.Sprintf("b0000000-0000-4000-8000-%012d", n) }
 	f.leaflet, f.email, f.banner, f.archived, f.other = id(1), id(2), id(3), id(4), id(5)
-	assets := []sqlstore.BulkAsset{
+	assets := []sqltest.BulkAsset{
 		{ID: f.leaflet, VersionID: vid(1), OrgID: m.orgs["own"], Title: "Velostatin patient leaflet", Type: "print", Audience: "patient", Market: "US", JobCode: "FB-US-0001", Status: "approved", OwnerID: marketer.UserID, ProductID: f.product,
 			Text: "Ask your doctor whether this medicine is right for you.\fPage two talks about side effects."},
 		{ID: f.email, VersionID: vid(2), OrgID: m.orgs["own"], Title: "Launch email for cardiologists", Type: "email", Audience: "hcp", Market: "US", JobCode: "FB-US-0002", Status: "draft", OwnerID: admin.UserID, ProductID: f.product,
@@ -88,14 +84,14 @@ func seedSearch(t *testing.T, m *matrixEnv) searchFixture {
 		{ID: f.other, VersionID: vid(5), OrgID: m.orgs["other"], Title: "Velostatin leaflet of another organisation", Type: "print", Audience: "patient", Market: "US", JobCode: "FB-US-0001", Status: "approved",
 			Text: "velostatin velostatin velostatin"},
 	}
-	if err := m.db.BulkInsertAssetsForTest(m.ctx, assets); err != nil {
+	if err := sqltest.BulkInsertAssets(m.ctx, m.db, assets); err != nil {
 		t.Fatal(err)
 	}
 	f.claim = mustInsert(t, m, marketer, "claims", map[string]any{"text": "Velostatin lowers LDL-C by 38.5% at week 12.", "variants": []string{"Lowers LDL cholesterol by more than a third"}, "product_id": f.product, "status": "approved"})["id"].(string)
 	f.module = mustInsert(t, m, marketer, "modules", map[string]any{"kind": "isi", "title": "Cardiomax ISI", "body": "Do not take velostatin if you have active liver disease.", "product_id": f.product})["id"].(string)
 	f.reference = mustInsert(t, m, marketer, "references", map[string]any{"title": "LIPID-7 clinical study report", "citation": "Smith J et al. J Lipid Res. 2024;65:100.", "kind": "clinical_study"})["id"].(string)
 	// The text of an attached file (attach_reference_file's work).
-	if err := m.db.TamperForTest(m.ctx, `UPDATE content_references SET plain_text = 'Results
+	if err := sqltest.Exec(m.ctx, m.db, `UPDATE content_references SET plain_text = 'Results
 Velostatin 20 mg reduced LDL-C by 38.5% versus placebo.', page_count = 1 WHERE id = '`+f.reference+`'`); err != nil {
 		t.Fatal(err)
 	}

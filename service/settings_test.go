@@ -11,6 +11,7 @@ import (
 	"fairbalance"
 	"fairbalance/auth"
 	"fairbalance/service"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -94,7 +95,7 @@ func (e *secEnv) member(email, role string) service.Actor {
 
 func (e *secEnv) authEvents(action string) []fairbalance.AuthEvent {
 	e.t.Helper()
-	all, err := e.db.AuthEventsForTest(e.ctx)
+	all, err := sqltest.AuthEvents(e.ctx, e.db)
 	if err != nil {
 		e.t.Fatal(err)
 	}

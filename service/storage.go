@@ -11,7 +11,6 @@ import (
 	"io"
 	"log/slog"
 	"mime"
-	"net/http"
 	"regexp"
 	"strings"
 	"time"
@@ -43,6 +42,7 @@ type Storage struct {
 	store   fairbalance.Store
 	blobs   fairbalance.BlobStore
 	signKey []byte
+	sniff   ContentSniffer
 	// Now is the clock.
 	Now func() time.Time
 	// MaxFileSize caps every upload (a bucket's limit can only lower it).
@@ -62,12 +62,21 @@ const DefaultMaxFileSize = 500 << 20
 // DefaultMimeTypes is the instance's default allow-list.
 var DefaultMimeTypes = []string{"application/pdf", "image/png", "image/jpeg", "image/webp"}
 
+// ContentSniffer names the media type of content from its first bytes (at
+// most 512 are considered) by the WHATWG MIME Sniffing algorithm, with its
+// parameters: "application/pdf", "text/plain; charset=utf-8", and
+// "application/octet-stream" when nothing matches. net/http's
+// DetectContentType is the implementation; the program passes it in, so
+// that the service layer does not depend on HTTP.
+type ContentSniffer func(head []byte) string
+
 // NewStorage returns the storage service. secret is an instance secret;
-// the URL-signing key is derived from it.
-func NewStorage(store fairbalance.Store, blobs fairbalance.BlobStore, secret []byte) *Storage {
+// the URL-signing key is derived from it. sniff decides the type of every
+// upload, whatever the client claims.
+func NewStorage(store fairbalance.Store, blobs fairbalance.BlobStore, secret []byte, sniff ContentSniffer) *Storage {
 	m := hmac.New(sha256.New, secret)
 	m.Write([]byte("fairbalance storage url signing v1"))
-	return &Storage{store: store, blobs: blobs, signKey: m.Sum(nil), Now: func() time.Time { return time.Now().UTC() },
+	return &Storage{store: store, blobs: blobs, signKey: m.Sum(nil), sniff: sniff, Now: func() time.Time { return time.Now().UTC() },
 		MaxFileSize: DefaultMaxFileSize, DefaultMimeTypes: DefaultMimeTypes, UploadURLExpiry: 2 * time.Hour}
 }
 
@@ -86,6 +95,10 @@ const (
 	CodeInvalidSignature = "InvalidSignature"
 	CodeExpiredToken     = "ExpiredToken"
 	CodeInvalidJWT       = "InvalidJWT"
+	// CodeServiceRoleOnly refuses an operation that only the service role
+	// may perform, whatever the caller's rights on the bucket; storage-js
+	// sees it as AccessDenied.
+	CodeServiceRoleOnly = "ServiceRoleOnly"
 )
 
 func errBucketNotFound() error {
@@ -347,7 +360,7 @@ func (s *Storage) DeleteBucket(ctx context.Context, c fairbalance.Caller, id str
 // batches, each batch with its audit entry.
 func (s *Storage) EmptyBucket(ctx context.Context, c fairbalance.Caller, id string) error {
 	if !c.Service() {
-		return fairbalance.Errorf(fairbalance.KindForbidden, CodeAccessDenied, "Only the service role may empty a bucket")
+		return fairbalance.Errorf(fairbalance.KindForbidden, CodeServiceRoleOnly, "Only the service role may empty a bucket")
 	}
 	if b, err := s.bucket(ctx, s.store.View(), c, id); err != nil {
 		return err
@@ -390,10 +403,10 @@ type UploadInput struct {
 	declared int64
 }
 
-// SniffContentType returns the content type of the head of a body, as
-// http.DetectContentType sniffs it, and its essence (no parameters).
-func SniffContentType(head []byte) (full, essence string) {
-	full = http.DetectContentType(head)
+// SniffContentType returns the content type of the head of a body, as the
+// storage's ContentSniffer names it, and its essence (no parameters).
+func (s *Storage) SniffContentType(head []byte) (full, essence string) {
+	full = s.sniff(head)
 	essence, _, _ = strings.Cut(full, ";")
 	return full, strings.TrimSpace(strings.ToLower(essence))
 }
@@ -470,7 +483,7 @@ func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInp
 		return nil, fmt.Errorf("storage: reading the upload: %w", err)
 	}
 	head = head[:n]
-	full, essence := SniffContentType(head)
+	full, essence := s.SniffContentType(head)
 	allowed := b.AllowedMimeTypes
 	if allowed == nil {
 		allowed = s.DefaultMimeTypes

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -119,7 +120,7 @@ func TestStorageReclaimer(t *testing.T) {
 		if _, err := h.Store.Put(ctx, lost, bytes.NewReader(pdfBytes), 0); err != nil {
 			t.Fatal(err)
 		}
-		other := service.NewStorage(m.db, h.Store, []byte("secret"))
+		other := service.NewStorage(m.db, h.Store, []byte("secret"), http.DetectContentType)
 		other.Now, other.ReclaimBatch = s.Now, 1
 		var wg sync.WaitGroup
 		results := make([]service.Reclaimed, 2)

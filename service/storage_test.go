@@ -3,6 +3,7 @@ package service_test
 import (
 	"bytes"
 	"io"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func storageCode(t *testing.T, what string, err error, code string) {
 func newStorage(t *testing.T, m *matrixEnv, blobs string) (*service.Storage, blobtest.Harness) {
 	t.Helper()
 	h := blobtest.Open(t, blobs)
-	return service.NewStorage(m.db, h.Store, []byte("secret")), h
+	return service.NewStorage(m.db, h.Store, []byte("secret"), http.DetectContentType), h
 }
 
 // storageBackends runs fn on every database and every blob backend.

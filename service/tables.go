@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -49,7 +48,7 @@ func OrgsTable() *TableSpec {
 		CanUpdate: func(c fairbalance.Caller) bool { return c.IsAdmin() },
 		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
 			if name, _ := row["name"].(string); len(name) == 0 || len(name) > 200 {
-				return pgErr(http.StatusBadRequest, "23514", "new row for relation \"orgs\" violates check constraint \"orgs_name_check\"", "An organisation needs a name of 1 to 200 characters.", "")
+				return pgErr(fairbalance.KindInvalid, "23514", "new row for relation \"orgs\" violates check constraint \"orgs_name_check\"", "An organisation needs a name of 1 to 200 characters.", "")
 			}
 			return nil
 		},
@@ -59,7 +58,7 @@ func OrgsTable() *TableSpec {
 // ProfilesTable is profiles_v2: members see the profiles of their
 // organisation and their own. Membership and roles are never a matter of
 // writing a column freely (see checkProfileUpdate).
-func ProfilesTable() *TableSpec {
+func ProfilesTable(sniff ContentSniffer) *TableSpec {
 	return &TableSpec{
 		Name: "profiles_v2", Key: []string{"id"},
 		Columns: []ColumnSpec{
@@ -85,8 +84,10 @@ func ProfilesTable() *TableSpec {
 			}
 			return &fairbalance.Cond{Logic: "or", Children: []*fairbalance.Cond{own, {Column: "org_id", Operator: "eq", Value: c.OrgID}}}, true
 		},
-		CanUpdate:   member,
-		CheckUpdate: checkProfileUpdate,
+		CanUpdate: member,
+		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
+			return checkProfileUpdate(ctx, tx, c, values, where, sniff)
+		},
 	}
 }
 
@@ -108,10 +109,10 @@ var roleRank = map[string]int{
 //   - names and avatars: the profile's owner or an admin of its
 //     organisation, never one whose role is above the admin's (an admin
 //     does not rename the organisation's owner).
-func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
+func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond, sniff ContentSniffer) error {
 	if v, ok := values["avatar_url"]; ok {
 		s, _ := v.(string)
-		if err := checkAvatarURL(s); err != nil {
+		if err := checkAvatarURL(s, sniff); err != nil {
 			return err
 		}
 	}
@@ -156,7 +157,7 @@ func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Ca
 		if v, ok := values["role"]; ok {
 			role, _ := v.(string)
 			if !fairbalance.ValidRole(role) {
-				return pgErr(http.StatusBadRequest, "23514", "new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_role_check\"", "", "")
+				return pgErr(fairbalance.KindInvalid, "23514", "new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_role_check\"", "", "")
 			}
 			if role != p.Role {
 				switch {
@@ -236,9 +237,10 @@ func WorkspaceSettingsTable() *TableSpec {
 	}
 }
 
-// RecordTables are the organisation records served by the data API.
-func RecordTables() []*TableSpec {
-	return []*TableSpec{OrgsTable(), ProfilesTable(), WorkspaceSettingsTable(), AuditLogsV2Table(), AuditLogsTable()}
+// recordTables are the organisation records served by the data API; sniff
+// tells the type of an avatar's image.
+func recordTables(sniff ContentSniffer) []*TableSpec {
+	return []*TableSpec{OrgsTable(), ProfilesTable(sniff), WorkspaceSettingsTable(), AuditLogsV2Table(), AuditLogsTable()}
 }
 
 // Avatar limits: a data: URL of at most MaxAvatarDataURL characters (about
@@ -252,13 +254,14 @@ const (
 var avatarTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/webp": true}
 
 // checkAvatarURL accepts an empty avatar, an https URL, or a base64 data:
-// URL of a PNG, JPEG or WebP image whose bytes are of the type it names;
-// anything else is refused as a check violation (23514) saying why.
-func checkAvatarURL(s string) error {
+// URL of a PNG, JPEG or WebP image whose bytes are of the type it names
+// (as sniff tells it); anything else is refused as a check violation
+// (23514) saying why.
+func checkAvatarURL(s string, sniff ContentSniffer) error {
 	bad := func(why string) error {
-		return pgErr(http.StatusBadRequest, "23514", why,
+		return constrained(pgErr(fairbalance.KindInvalid, "23514", why,
 			"new row for relation \"profiles_v2\" violates check constraint \"profiles_v2_avatar_url_check\"",
-			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters.")
+			"Use an https:// address, or a PNG, JPEG or WebP image as a base64 data: URL of at most 150000 characters."), "profiles_v2_avatar_url_check")
 	}
 	switch {
 	case s == "":
@@ -288,7 +291,7 @@ func checkAvatarURL(s string) error {
 				return bad("The avatar data: URL is not valid base64.")
 			}
 		}
-		if got := http.DetectContentType(b); got != mediaType {
+		if got := sniff(b); got != mediaType {
 			return bad(fmt.Sprintf("The avatar data is not a %s image.", strings.TrimPrefix(mediaType, "image/")))
 		}
 		return nil

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -136,8 +135,8 @@ func NotificationPreferencesTable() *TableSpec {
 	}
 }
 
-// WorkspaceTables are the workspace screens' tables.
-func WorkspaceTables() []*TableSpec {
+// workspaceTables are the workspace screens' tables.
+func workspaceTables() []*TableSpec {
 	return []*TableSpec{MembersTable(), InvitesTable(), NotificationPreferencesTable()}
 }
 
@@ -147,11 +146,11 @@ func WorkspaceTables() []*TableSpec {
 func uuidArg(fn string, args map[string]any, k string) (string, error) {
 	v, ok := args[k]
 	if !ok || v == nil {
-		return "", pgErr(http.StatusNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s without parameter %s in the schema cache", fn, k), "", fmt.Sprintf("Call public.%s with the argument %s.", fn, k))
+		return "", pgErr(fairbalance.KindNotFound, "PGRST202", fmt.Sprintf("Could not find the function public.%s without parameter %s in the schema cache", fn, k), "", fmt.Sprintf("Call public.%s with the argument %s.", fn, k))
 	}
 	s, _ := v.(string)
 	if !auth.IsUUID(s) {
-		return "", pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type uuid: \"%v\"", v), "The argument "+k+" must be a UUID.", "")
+		return "", pgErr(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type uuid: \"%v\"", v), "The argument "+k+" must be a UUID.", "")
 	}
 	return strings.ToLower(s), nil
 }
@@ -199,7 +198,7 @@ func orgInvite(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, id 
 // memberRow reads one row of members.
 func memberRow(ctx context.Context, tx fairbalance.Tx, id string) (json.RawMessage, error) {
 	t := MembersTable()
-	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: id}, Limit: 1})
+	raw, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: allColumns(t), Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: id}, Limit: 1})
 	if err != nil {
 		return nil, err
 	}
@@ -246,8 +245,8 @@ func newInviteToken() string {
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// WorkspaceFunctions are the workspace screens' functions.
-func (d *Data) WorkspaceFunctions() []*FunctionSpec {
+// workspaceFunctions are the workspace screens' functions.
+func (d *Registry) workspaceFunctions() []*FunctionSpec {
 	return []*FunctionSpec{
 		{
 			// revoke_invite(invite_id): an admin withdraws a pending (or
@@ -475,7 +474,7 @@ func (d *Data) WorkspaceFunctions() []*FunctionSpec {
 // organisation, never on oneself, and never by an admin on an owner.
 // Deactivation ends every session of the member; the member cannot sign
 // in or refresh a session until reactivated. Returns the members row.
-func (d *Data) memberSwitch(name string, deactivate bool) *FunctionSpec {
+func (d *Registry) memberSwitch(name string, deactivate bool) *FunctionSpec {
 	verb, action := "reactivate", fairbalance.ActionMemberReactivated
 	if deactivate {
 		verb, action = "deactivate", fairbalance.ActionMemberDeactivated

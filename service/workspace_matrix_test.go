@@ -10,7 +10,6 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/pgrest"
 )
 
 // The workspace tables and functions in the permission matrix (called from
@@ -21,7 +20,7 @@ import (
 // which the data API renders with its own code (the typed inputs of the
 // content functions refuse so).
 func pgCode(err error) string {
-	var pe *pgrest.Error
+	var pe *fairbalance.Error
 	if errors.As(err, &pe) {
 		return pe.Code
 	}

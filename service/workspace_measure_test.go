@@ -15,7 +15,8 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/service"
+	"fairbalance/dataapi"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -72,7 +73,7 @@ func TestMeasureLargeTrail(t *testing.T) {
 				}()
 				var out countingWriter
 				start, cpu = time.Now(), cpuTime()
-				err := m.data.ReadCSV(m.ctx, viewer, "audit_logs_v2", req(t, sel+"&order=id"), func(service.CSVInfo) io.Writer { return &out })
+				err := m.data.ReadCSV(m.ctx, viewer, "audit_logs_v2", req(t, sel+"&order=id"), func(dataapi.CSVInfo) io.Writer { return &out })
 				took, used := time.Since(start), cpuTime()-cpu
 				close(stop)
 				wg.Wait()
@@ -162,7 +163,7 @@ func fillTrail(t *testing.T, m *matrixEnv, backend, org string, n int) {
 			fmt.Fprintf(&b, "(%s, %d, %s, %s, %s, %s, %s, %s, %s, %s, '', '', %s, %s, %s)", q(org), e.ID, q(e.ActorID), q(e.ActorEmail), q(e.Action), q(e.ObjectType), q(e.ObjectID),
 				q(string(e.Before)), q(string(e.After)), q(string(e.Meta)), ts(e.CreatedAt), q(e.PrevHash), q(e.Hash))
 		}
-		if err := m.db.TamperForTest(m.ctx, b.String()); err != nil {
+		if err := sqltest.Exec(m.ctx, m.db, b.String()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -173,7 +174,7 @@ func fillTrail(t *testing.T, m *matrixEnv, backend, org string, n int) {
 		stmts = []string{"ALTER TABLE audit_chain_head DISABLE TRIGGER USER", stmts[1], "ALTER TABLE audit_chain_head ENABLE TRIGGER USER"}
 	}
 	for _, s := range stmts {
-		if err := m.db.TamperForTest(m.ctx, s); err != nil {
+		if err := sqltest.Exec(m.ctx, m.db, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}

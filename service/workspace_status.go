@@ -20,7 +20,7 @@ type verification struct {
 // verifyOnce verifies orgID's chain; callers arriving while a run for the
 // same organisation is in progress wait for it and share its outcome, so
 // asking repeatedly never stacks up full scans.
-func (d *Data) verifyOnce(ctx context.Context, store fairbalance.AuditStore, orgID string) (fairbalance.AuditVerification, error) {
+func (d *Registry) verifyOnce(ctx context.Context, store fairbalance.AuditStore, orgID string) (fairbalance.AuditVerification, error) {
 	d.verifyMu.Lock()
 	if d.verifying == nil {
 		d.verifying = map[string]*verification{}
@@ -55,7 +55,7 @@ func (d *Data) verifyOnce(ctx context.Context, store fairbalance.AuditStore, org
 // checked is the number of entries read; first_broken_id and reason are
 // null when ok; head_id is the last entry as the chain head records it
 // (the recording entry comes after it).
-func (d *Data) verifyChain(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
+func (d *Registry) verifyChain(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
 	v, err := d.verifyOnce(ctx, tx, c.OrgID)
 	if err != nil {
 		return nil, err
@@ -89,7 +89,7 @@ const OutboxDiagnosticsLimit = 20
 // mail_sender, realtime} for every signed-in caller, and for owners and
 // admins also outbox, their organisation's last e-mails as {id, to,
 // subject, kind, status, attempts, created_at, sent_at, last_error}.
-func (d *Data) diagnostics(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
+func (d *Registry) diagnostics(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
 	cfg := d.cfg()
 	level, err := d.store.MigrationLevel(ctx)
 	if err != nil {
@@ -146,7 +146,7 @@ func day(t time.Time) string { return t.UTC().Format("2 January 2006") }
 
 // pilotStatus ticks the pilot checklist from the organisation's data. The
 // steps of capabilities not built yet are never done.
-func (d *Data) pilotStatus(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
+func (d *Registry) pilotStatus(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
 	org, err := tx.OrgByID(ctx, c.OrgID)
 	if err != nil {
 		return nil, err

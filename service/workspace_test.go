@@ -16,8 +16,9 @@ import (
 
 	"fairbalance"
 	"fairbalance/auth"
-	"fairbalance/pgrest"
+	"fairbalance/dataapi"
 	"fairbalance/service"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -50,18 +51,18 @@ func readRows(t *testing.T, m *matrixEnv, c fairbalance.Caller, table, query str
 	return rows
 }
 
-func wantCode(t *testing.T, what string, err error, code string) *pgrest.Error {
+func wantCode(t *testing.T, what string, err error, code string) *fairbalance.Error {
 	t.Helper()
 	if pgCode(err) != code {
 		t.Fatalf("%s: got %v, want %s", what, err, code)
 	}
-	var pe *pgrest.Error
+	var pe *fairbalance.Error
 	_ = asPgErr(err, &pe)
 	return pe
 }
 
-func asPgErr(err error, pe **pgrest.Error) bool {
-	e, ok := err.(*pgrest.Error)
+func asPgErr(err error, pe **fairbalance.Error) bool {
+	e, ok := err.(*fairbalance.Error)
 	if ok {
 		*pe = e
 	}
@@ -167,7 +168,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 				t.Fatalf("revoked token: %v", err)
 			}
 			pe = wantCode(t, "revoke twice", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": id}, false)), "P0001")
-			if pe.Status != 400 || pe.Message != "This invitation has already been revoked" {
+			if pe.Kind != fairbalance.KindInvalid || pe.Message != "This invitation has already been revoked" {
 				t.Fatalf("revoke twice: %+v", pe)
 			}
 			wantCode(t, "resend revoked", mustFail(m.data.Call(m.ctx, admin, "resend_invite", map[string]any{"invite_id": id}, false)), "P0001")
@@ -185,7 +186,7 @@ func TestInvitationsLifecycle(t *testing.T) {
 
 			// Bad input, in PostgREST's shapes.
 			pe = wantCode(t, "malformed id", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{"invite_id": "nope"}, false)), "22P02")
-			if pe.Status != 400 {
+			if pe.Kind != fairbalance.KindInvalid {
 				t.Fatalf("malformed id: %+v", pe)
 			}
 			wantCode(t, "missing id", mustFail(m.data.Call(m.ctx, admin, "revoke_invite", map[string]any{}, false)), "PGRST202")
@@ -277,9 +278,7 @@ func TestRoleChangeIsAudited(t *testing.T) {
 // once; reactivation lets them back in.
 func TestMemberDeactivationEndsSessions(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, e *env) {
-		d := service.NewData(e.db, append(service.RecordTables(), service.WorkspaceTables()...)...)
-		d.RegisterFunctions(d.RecordFunctions()...)
-		d.RegisterFunctions(d.WorkspaceFunctions()...)
+		d := service.NewRegistry(e.db, nil)
 		d.Now = e.id.Now
 		owner, victim := e.seed("owner@example.com"), e.seed("victim@example.com")
 		orgID := auth.NewUUID()
@@ -322,7 +321,7 @@ func TestMemberDeactivationEndsSessions(t *testing.T) {
 		if fe := fairbalance.AsError(err); fe == nil || fe.Code != "user_banned" || fe.Kind != fairbalance.KindInvalid {
 			t.Fatalf("sign-in of a deactivated member: %v", err)
 		}
-		evs, _ := e.db.AuthEventsForTest(e.ctx)
+		evs, _ := sqltest.AuthEvents(e.ctx, e.db)
 		if last := evs[len(evs)-1]; last.Action != "login_failed" || !strings.Contains(string(last.Payload), "member_deactivated") {
 			t.Fatalf("refused sign-in not recorded: %+v", last)
 		}
@@ -415,8 +414,7 @@ func TestNotificationPreferences(t *testing.T) {
 
 func TestSessionsListAndRevoke(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, e *env) {
-		d := service.NewData(e.db, append(service.RecordTables(), service.WorkspaceTables()...)...)
-		d.RegisterFunctions(d.WorkspaceFunctions()...)
+		d := service.NewRegistry(e.db, nil)
 		d.Now = e.id.Now
 		uid := e.seed("me@example.com")
 		e.c.UserAgent = "Firefox"
@@ -575,7 +573,7 @@ func tamperAudit(t *testing.T, m *matrixEnv, backend, stmt string) {
 		stmts = []string{"ALTER TABLE audit_log DISABLE TRIGGER USER", stmt, "ALTER TABLE audit_log ENABLE TRIGGER USER"}
 	}
 	for _, s := range stmts {
-		if err := m.db.TamperForTest(m.ctx, s); err != nil {
+		if err := sqltest.Exec(m.ctx, m.db, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
@@ -685,7 +683,7 @@ func TestAvatarURL(t *testing.T) {
 		}
 		if err != nil {
 			pe := wantCode(t, name, err, "23514")
-			if pe.Status != 400 || pe.Message == "" || pe.Hint == "" {
+			if pe.Kind != fairbalance.KindInvalid || pe.Message == "" || pe.Hint == "" || pe.Constraint != "profiles_v2_avatar_url_check" {
 				t.Errorf("%q: %+v", name, pe)
 			}
 		}
@@ -706,11 +704,11 @@ func TestCSV(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			csv := func(c fairbalance.Caller, table, query, prefer string) (string, service.CSVInfo, bool, error) {
+			csv := func(c fairbalance.Caller, table, query, prefer string) (string, dataapi.CSVInfo, bool, error) {
 				var b bytes.Buffer
-				var info service.CSVInfo
+				var info dataapi.CSVInfo
 				started := false
-				err := m.data.ReadCSV(m.ctx, c, table, reqPrefer(t, query, prefer), func(i service.CSVInfo) io.Writer {
+				err := m.data.ReadCSV(m.ctx, c, table, reqPrefer(t, query, prefer), func(i dataapi.CSVInfo) io.Writer {
 					started, info = true, i
 					return &b
 				})
@@ -753,7 +751,7 @@ func TestCSV(t *testing.T) {
 			}
 			// Exports are not capped at MaxRows.
 			err = m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
-				for i := 0; i < service.MaxRows+10; i++ {
+				for i := 0; i < dataapi.MaxRows+10; i++ {
 					if err := tx.AppendAudit(m.ctx, &fairbalance.AuditEntry{OrgID: m.orgs["own"], Action: "bulk"}); err != nil {
 						return err
 					}
@@ -764,7 +762,7 @@ func TestCSV(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, _, _, err = csv(viewer, "audit_logs", "select=id&action=eq.bulk", "")
-			if err != nil || strings.Count(got, "\r\n") != service.MaxRows+11 {
+			if err != nil || strings.Count(got, "\r\n") != dataapi.MaxRows+11 {
 				t.Fatalf("%d lines, %v", strings.Count(got, "\r\n"), err)
 			}
 			got, _, _, _ = csv(viewer, "audit_logs", "select=id&action=eq.bulk&limit=5&offset=2", "")

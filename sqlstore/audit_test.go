@@ -14,6 +14,7 @@ import (
 
 	"fairbalance"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -404,7 +405,7 @@ func tamper(t *testing.T, db *sqlstore.DB, backend string, stmts ...string) {
 		stmts = append([]string{"DROP TRIGGER IF EXISTS audit_log_no_update", "DROP TRIGGER IF EXISTS audit_log_no_delete"}, stmts...)
 	}
 	for _, s := range stmts {
-		if err := db.TamperForTest(ctx, s); err != nil {
+		if err := sqltest.Exec(ctx, db, s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 	}
@@ -433,13 +434,13 @@ func TestAuditTamperingIsRefusedOrDetected(t *testing.T) {
 				// An entry in place of another.
 				`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('org-ok', 3, 'x', '2026-01-01 00:00:00+00', 'p', 'h')`,
 			} {
-				if err := db.TamperForTest(ctx, s); err == nil {
+				if err := sqltest.Exec(ctx, db, s); err == nil {
 					t.Errorf("allowed: %s", s)
 				}
 			}
 			if backend == "postgres" {
 				for _, s := range []string{`TRUNCATE audit_log`, `TRUNCATE audit_chain_head`} {
-					if err := db.TamperForTest(ctx, s); err == nil {
+					if err := sqltest.Exec(ctx, db, s); err == nil {
 						t.Errorf("allowed: %s", s)
 					}
 				}
@@ -474,7 +475,7 @@ func TestAuditTamperingIsRefusedOrDetected(t *testing.T) {
 				{ID: 1, OrgID: "org-forged", Action: "asset.delete", CreatedAt: auditT0, PrevHash: fairbalance.GenesisHash},
 			} {
 				x.Hash = x.ComputeHash()
-				if err := db.TamperForTest(ctx, fmt.Sprintf(`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('%s', %d, '%s', '%s', '%s', '%s')`,
+				if err := sqltest.Exec(ctx, db, fmt.Sprintf(`INSERT INTO audit_log (org_id, seq, action, created_at, prev_hash, hash) VALUES ('%s', %d, '%s', '%s', '%s', '%s')`,
 					x.OrgID, x.ID, x.Action, ts, x.PrevHash, x.Hash)); err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -50,10 +51,10 @@ func TestIdentityStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := db.TamperForTest(ctx, "UPDATE auth_audit SET action = 'x'"); err == nil {
+			if err := sqltest.Exec(ctx, db, "UPDATE auth_audit SET action = 'x'"); err == nil {
 				t.Fatal("auth_audit row updated")
 			}
-			if err := db.TamperForTest(ctx, "DELETE FROM auth_audit"); err == nil {
+			if err := sqltest.Exec(ctx, db, "DELETE FROM auth_audit"); err == nil {
 				t.Fatal("auth_audit row deleted")
 			}
 		})

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"fairbalance"
-	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -31,17 +31,17 @@ func TestSearchStore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var assets []sqlstore.BulkAsset
+			var assets []sqltest.BulkAsset
 			for i, text := range []string{
 				"Velostatin reduced LDL-C by 38.5% (p < 0.001) in LIPID-7.\fSecond page: myalgia was rare.",
 				"Tiotrazole inhalation powder improved FEV1 by 120 mL.",
 				"Le café crème — naïve façade; 日本語のテキスト; emoji 🙂 end. \uE000not a marker\uE001",
 			} {
-				assets = append(assets, sqlstore.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: "org-a",
+				assets = append(assets, sqltest.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: "org-a",
 					Title: fmt.Sprintf("Asset number %d", i), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("FB-US-%04d", i+1), Status: "draft", Text: text})
 			}
-			assets = append(assets, sqlstore.BulkAsset{ID: "asset-b", VersionID: "v-b", OrgID: "org-b", Title: "Velostatin elsewhere", Type: "email", Audience: "hcp", JobCode: "FB-US-0001", Status: "draft", Text: "velostatin"})
-			if err := db.BulkInsertAssetsForTest(ctx, assets); err != nil {
+			assets = append(assets, sqltest.BulkAsset{ID: "asset-b", VersionID: "v-b", OrgID: "org-b", Title: "Velostatin elsewhere", Type: "email", Audience: "hcp", JobCode: "FB-US-0001", Status: "draft", Text: "velostatin"})
+			if err := sqltest.BulkInsertAssets(ctx, db, assets); err != nil {
 				t.Fatal(err)
 			}
 			find := func(text string) []fairbalance.SearchHit {
@@ -74,7 +74,7 @@ func TestSearchStore(t *testing.T) {
 				}
 			}
 			// A new current version replaces the indexed text.
-			err = db.TamperForTest(ctx, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, sha256, page_count, change_note, created_by, created_at, updated_at)
+			err = sqltest.Exec(ctx, db, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, sha256, page_count, change_note, created_by, created_at, updated_at)
 VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilator wording.', '[]', 'x', 1, 'second', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00')`)
 			if err != nil {
 				t.Fatal(err)
@@ -82,7 +82,7 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 			if len(find("bronchodilator")) != 0 {
 				t.Fatal("a version that is not current was indexed")
 			}
-			if err := db.TamperForTest(ctx, `UPDATE assets SET current_version_id = 'v-1b', current_version_number = 2 WHERE id = 'asset-1'`); err != nil {
+			if err := sqltest.Exec(ctx, db, `UPDATE assets SET current_version_id = 'v-1b', current_version_number = 2 WHERE id = 'asset-1'`); err != nil {
 				t.Fatal(err)
 			}
 			if len(find("bronchodilator")) != 1 || len(find("tiotrazole")) != 0 {
@@ -92,18 +92,18 @@ VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilato
 			// Past the candidate cap (the newest matches, of every
 			// organisation), an organisation with older matches still gets
 			// them, ranked.
-			var many []sqlstore.BulkAsset
+			var many []sqltest.BulkAsset
 			for i := 0; i < 1100; i++ {
-				many = append(many, sqlstore.BulkAsset{ID: fmt.Sprintf("many-%d", i), VersionID: fmt.Sprintf("many-v-%d", i), OrgID: "org-b",
+				many = append(many, sqltest.BulkAsset{ID: fmt.Sprintf("many-%d", i), VersionID: fmt.Sprintf("many-v-%d", i), OrgID: "org-b",
 					Title: "Common title", Type: "email", Audience: "hcp", JobCode: fmt.Sprintf("B-%d", i), Status: "draft", Text: "tolerability is common"})
 			}
-			if err := db.BulkInsertAssetsForTest(ctx, many); err != nil {
+			if err := sqltest.BulkInsertAssets(ctx, db, many); err != nil {
 				t.Fatal(err)
 			}
 			if hits := find("myalgia"); len(hits) != 1 {
 				t.Fatalf("own match among many of another organisation: %+v", hits)
 			}
-			if err := db.TamperForTest(ctx, `UPDATE assets SET title = 'Myalgia and tolerability' WHERE id = 'asset-2'`); err != nil {
+			if err := sqltest.Exec(ctx, db, `UPDATE assets SET title = 'Myalgia and tolerability' WHERE id = 'asset-2'`); err != nil {
 				t.Fatal(err)
 			}
 			if hits := find("tolerability"); len(hits) != 1 || hits[0].ID != "asset-2" {
@@ -138,7 +138,7 @@ func TestSearchCandidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 2000
-	var assets []sqlstore.BulkAsset
+	var assets []sqltest.BulkAsset
 	for i := 0; i < n; i++ {
 		words := []string{"filler"}
 		if i%10 != 0 {
@@ -166,14 +166,14 @@ func TestSearchCandidates(t *testing.T) {
 		if i%2 == 0 {
 			status = "approved"
 		}
-		assets = append(assets, sqlstore.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: org,
+		assets = append(assets, sqltest.BulkAsset{ID: fmt.Sprintf("asset-%d", i), VersionID: fmt.Sprintf("v-%d", i), OrgID: org,
 			Title: fmt.Sprintf("Asset %d", i), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("FB-US-%04d", i),
 			Status: status, Text: strings.Join(words, " ")})
 	}
-	if err := db.BulkInsertAssetsForTest(ctx, assets); err != nil {
+	if err := sqltest.BulkInsertAssets(ctx, db, assets); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.TamperForTest(ctx, "ANALYZE search_docs"); err != nil {
+	if err := sqltest.Exec(ctx, db, "ANALYZE search_docs"); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { fileURLToPath, URL } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
@@ -48,8 +49,23 @@ function bootEntry(): Plugin {
   };
 }
 
+/**
+ * Puts dist/.gitkeep back after the build has emptied dist. The empty file
+ * is committed so that dist exists in a fresh clone, where the Go program
+ * (web/embed.go embeds dist) must build and vet without a web build.
+ */
+function keepDistPlaceholder(): Plugin {
+  return {
+    name: "fairbalance-keep-dist-placeholder",
+    apply: "build",
+    writeBundle() {
+      writeFileSync(fileURLToPath(new URL("./dist/.gitkeep", import.meta.url)), "");
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss(), bootEntry()],
+  plugins: [react(), tailwindcss(), bootEntry(), keepDistPlaceholder()],
   resolve: {
     alias: {
       "@": fileURLToPath(new URL("./src", import.meta.url)),

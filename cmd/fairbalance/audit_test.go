@@ -15,6 +15,7 @@ import (
 
 	"fairbalance"
 	"fairbalance/sqlstore"
+	"fairbalance/sqlstore/sqltest"
 )
 
 // auditStore gives the flags that select a fresh database of the backend,
@@ -126,7 +127,7 @@ func TestAuditVerifyCommand(t *testing.T) {
 				stmts = []string{"ALTER TABLE audit_log DISABLE TRIGGER audit_log_no_change", stmts[1], "ALTER TABLE audit_log ENABLE TRIGGER audit_log_no_change"}
 			}
 			for _, s := range stmts {
-				if err := db.TamperForTest(ctx, s); err != nil {
+				if err := sqltest.Exec(ctx, db, s); err != nil {
 					db.Close()
 					t.Fatalf("%s: %v", s, err)
 				}

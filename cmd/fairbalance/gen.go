@@ -7,22 +7,8 @@ import (
 	"io"
 	"os"
 
-	"fairbalance"
 	"fairbalance/service"
 )
-
-// registry is the data API as every command sees it: the tables and
-// functions served at /rest/v1.
-func registry(store fairbalance.Store) *service.Data {
-	tables := append(service.RecordTables(), service.WorkspaceTables()...)
-	d := service.NewData(store, append(tables, service.ContentTables()...)...)
-	d.RegisterFunctions(d.RecordFunctions()...)
-	d.RegisterFunctions(d.WorkspaceFunctions()...)
-	d.RegisterFunctions(d.SearchFunctions()...)
-	// Without storage here: serve registers them again with it.
-	d.RegisterFunctions(service.NewContent(nil).Functions()...)
-	return d
-}
 
 // typesFile is where the web app keeps the generated Database type.
 const typesFile = "web/src/lib/database.types.ts"
@@ -37,7 +23,7 @@ func gen(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	ts := registry(nil).TypeScript()
+	ts := service.NewRegistry(nil, nil).TypeScript()
 	if *out == "" {
 		_, err := io.WriteString(stdout, ts)
 		return err

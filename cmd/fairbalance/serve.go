@@ -85,9 +85,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
-	// Built on the identity service's store, so that a session revoked or a
-	// member changed by a data function stops or changes at once.
-	data := registry(id.Store())
 	mailSender := "log"
 	if c.SMTPURL != "" {
 		mailSender = "smtp"
@@ -97,11 +94,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return err
 	}
+	// Built on the identity service's store, so that a session revoked or a
+	// member changed by a data function stops or changes at once.
+	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
+	data := service.NewRegistry(id.Store(), storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
-
-	storage := service.NewStorage(id.Store(), blobs, keys.Secret)
-	data.RegisterFunctions(service.NewContent(storage).Functions()...)
 	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()
@@ -113,7 +111,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	api := httpapi.New(httpapi.Config{
 		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
-	}, httpapi.Deps{Identity: id, Data: data, Store: db, UI: ui, Log: log,
+	}, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, UI: ui, Log: log,
 		Settings: settings, Recovery: recovery, Storage: storage})
 
 	srv := &http.Server{

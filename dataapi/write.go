@@ -1,4 +1,4 @@
-package service
+package dataapi
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
+	"slices"
 	"strings"
 
 	"fairbalance"
@@ -19,10 +19,10 @@ type WriteResult struct {
 	Affected int64
 }
 
-// ErrSingular is returned (as a *pgrest.Error) when a singular write does
+// ErrSingular is returned (as a *fairbalance.Error) when a singular write does
 // not affect exactly one row; the write has been rolled back.
-func singularError(n int64) *pgrest.Error {
-	return pgErr(http.StatusNotAcceptable, "PGRST116", "Cannot coerce the result to a single JSON object", fmt.Sprintf("The result contains %d rows", n), "")
+func singularError(n int64) *fairbalance.Error {
+	return NewError(fairbalance.KindNotAcceptable, "PGRST116", "Cannot coerce the result to a single JSON object", fmt.Sprintf("The result contains %d rows", n), "")
 }
 
 var errRollback = errors.New("rollback")
@@ -41,7 +41,7 @@ func writable(c fairbalance.Caller, col *ColumnSpec) bool {
 func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 	if v == nil {
 		if !col.Nullable {
-			return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+			return nil, NewError(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
 		}
 		return nil, nil
 	}
@@ -70,7 +70,7 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 		case bool:
 			return fmt.Sprint(x), nil
 		}
-		return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type text: %v", v), "", "")
+		return nil, NewError(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type text: %v", v), "", "")
 	}
 	switch x := v.(type) {
 	case string:
@@ -80,23 +80,23 @@ func value(t *TableSpec, col *ColumnSpec, v any) (any, error) {
 	case bool:
 		return convert(t, col, fmt.Sprint(x))
 	}
-	return nil, pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
+	return nil, NewError(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type %s", col.Type), "", "")
 }
 
 // enumViolation refuses a value outside the column's vocabulary as
 // PostgreSQL refuses one outside a CHECK list (400, code 23514), in words.
 func enumViolation(t *TableSpec, col *ColumnSpec) error {
 	msg := col.Enum.Refusal("The " + strings.ReplaceAll(col.Name, "_", " "))
-	return pgErr(http.StatusBadRequest, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s_%s_check\"", t.Name, t.Name, col.Name), "")
+	return NewError(fairbalance.KindInvalid, "23514", msg, fmt.Sprintf("new row for relation \"%s\" violates check constraint \"%s_%s_check\"", t.Name, t.Name, col.Name), "")
 }
 
-// decodeRows reads an insert body: one object or an array of objects.
-func decodeRows(body []byte) ([]map[string]any, error) {
+// DecodeRows reads an insert body: one object or an array of objects.
+func DecodeRows(body []byte) ([]map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", err.Error(), "")
+		return nil, NewError(fairbalance.KindInvalid, "PGRST102", "Empty or invalid json", err.Error(), "")
 	}
 	switch x := v.(type) {
 	case map[string]any:
@@ -106,40 +106,40 @@ func decodeRows(body []byte) ([]map[string]any, error) {
 		for _, e := range x {
 			m, ok := e.(map[string]any)
 			if !ok {
-				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+				return nil, NewError(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 			}
 			out = append(out, m)
 		}
 		return out, nil
 	}
-	return nil, pgErr(http.StatusBadRequest, "PGRST102", "Empty or invalid json", "", "")
+	return nil, NewError(fairbalance.KindInvalid, "PGRST102", "Empty or invalid json", "", "")
 }
 
-func (d *Data) returning(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
+func (d *Engine) returning(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) ([]fairbalance.SelectColumn, error) {
 	if req.Prefer.Return != pgrest.ReturnRepresentation {
 		return nil, nil
 	}
 	for _, it := range req.Select {
 		if it.Embed != nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "embedding is not supported on writes", it.String(), "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST100", "embedding is not supported on writes", it.String(), "")
 		}
 	}
 	return selectColumns(c, t, req.Select)
 }
 
 // Insert runs a POST (insert or upsert) on a table.
-func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+func (d *Engine) Insert(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
 	}
 	if c.Demo && (t.DemoInsert == nil || !t.DemoInsert(body)) {
-		return nil, demoRefusal()
+		return nil, DemoRefusal()
 	}
 	if !c.Service() && (t.CanInsert == nil || !t.CanInsert(c)) {
-		return nil, denied(c, fmt.Sprintf("new row violates row-level security policy for table \"%s\"", t.Name))
+		return nil, Denied(c, fmt.Sprintf("new row violates row-level security policy for table \"%s\"", t.Name))
 	}
-	in, err := decodeRows(body)
+	in, err := DecodeRows(body)
 	if err != nil {
 		return nil, err
 	}
@@ -152,11 +152,11 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		}
 		for _, row := range in[1:] {
 			if len(row) != len(cols) {
-				return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+				return nil, NewError(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 			}
 			for _, k := range cols {
 				if _, ok := row[k]; !ok {
-					return nil, pgErr(http.StatusBadRequest, "PGRST102", "All object keys must match", "", "")
+					return nil, NewError(fairbalance.KindInvalid, "PGRST102", "All object keys must match", "", "")
 				}
 			}
 		}
@@ -164,10 +164,10 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 	for _, k := range cols {
 		col := t.column(k)
 		if col == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
 		}
 		if !writable(c, col) {
-			return nil, denied(c, "permission denied for table "+t.Name)
+			return nil, Denied(c, "permission denied for table "+t.Name)
 		}
 	}
 	ret, err := d.returning(c, t, req)
@@ -189,7 +189,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		// Merging may only touch rows the caller could update.
 		if !plan.IgnoreDuplicates && !c.Service() {
 			if t.CanUpdate == nil || !t.CanUpdate(c) {
-				return nil, denied(c, fmt.Sprintf("new row violates row-level security policy (USING expression) for table \"%s\"", t.Name))
+				return nil, Denied(c, fmt.Sprintf("new row violates row-level security policy (USING expression) for table \"%s\"", t.Name))
 			}
 			policy, ok := rows(c, t)
 			if !ok {
@@ -201,7 +201,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 	// Every row gets the same full column list: given values, else defaults.
 	for i := range t.Columns {
 		col := &t.Columns[i]
-		if contains(cols, col.Name) || col.Default != nil {
+		if slices.Contains(cols, col.Name) || col.Default != nil {
 			plan.Columns = append(plan.Columns, col.Name)
 		}
 	}
@@ -210,13 +210,13 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		for _, k := range plan.Columns {
 			col := t.column(k)
 			v, given := r[k]
-			if !given || !contains(cols, k) {
+			if !given || !slices.Contains(cols, k) {
 				if col.Default == nil {
-					if req.Prefer.Missing == pgrest.MissingDefault || !contains(cols, k) {
+					if req.Prefer.Missing == pgrest.MissingDefault || !slices.Contains(cols, k) {
 						continue
 					}
 					if !col.Nullable {
-						return nil, pgErr(http.StatusBadRequest, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
+						return nil, NewError(fairbalance.KindInvalid, "23502", fmt.Sprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint", col.Name, t.Name), "", "")
 					}
 					row[k] = nil
 					continue
@@ -243,7 +243,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		plan.MergeColumns = []string{}
 		for _, k := range plan.Columns {
 			col := t.column(k)
-			if contains(cols, k) || col.ServerSet && col.Name == "updated_at" {
+			if slices.Contains(cols, k) || col.ServerSet && col.Name == "updated_at" {
 				plan.MergeColumns = append(plan.MergeColumns, k)
 			}
 		}
@@ -262,7 +262,7 @@ func (d *Data) Insert(ctx context.Context, c fairbalance.Caller, table string, r
 		// A copy: toDB returns plan itself for a table without renames,
 		// and plan.Returning is what the client asked to see.
 		p := *t.toDB(plan)
-		p.Returning = allColumns(t)
+		p.Returning = AllColumns(t)
 		rows, n, err := tx.Insert(ctx, &p)
 		if err != nil {
 			return nil, 0, err
@@ -298,26 +298,26 @@ func presentColumns(cols []string, rows []map[string]any) []string {
 // target checks an update or delete may proceed: not a demo caller, a
 // registered table, at least one filter (as pg-safeupdate demands, before
 // anything else), and the caller's right to the verb.
-func (d *Data) target(c fairbalance.Caller, table string, req *pgrest.Request, verb string, right func(*TableSpec) func(fairbalance.Caller) bool) (*TableSpec, error) {
+func (d *Engine) target(c fairbalance.Caller, table string, req *pgrest.Request, verb string, right func(*TableSpec) func(fairbalance.Caller) bool) (*TableSpec, error) {
 	if c.Demo {
-		return nil, demoRefusal()
+		return nil, DemoRefusal()
 	}
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
 	}
 	if len(req.FiltersOn("")) == 0 {
-		return nil, pgErr(http.StatusBadRequest, "21000", verb+" requires a WHERE clause", "", "")
+		return nil, NewError(fairbalance.KindInvalid, "21000", verb+" requires a WHERE clause", "", "")
 	}
 	if can := right(t); !c.Service() && (can == nil || !can(c)) {
-		return nil, denied(c, "permission denied for table "+t.Name)
+		return nil, Denied(c, "permission denied for table "+t.Name)
 	}
 	return t, nil
 }
 
 // filtered builds the WHERE of an update or delete: the caller's filters
 // and the row policy.
-func (d *Data) filtered(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) (*fairbalance.Cond, error) {
+func (d *Engine) filtered(c fairbalance.Caller, t *TableSpec, req *pgrest.Request) (*fairbalance.Cond, error) {
 	fs := req.FiltersOn("")
 	policy, ok := rows(c, t)
 	if !ok {
@@ -331,31 +331,31 @@ func (d *Data) filtered(c fairbalance.Caller, t *TableSpec, req *pgrest.Request)
 		}
 		conds = append(conds, fc)
 	}
-	return and(conds...), nil
+	return And(conds...), nil
 }
 
 // Update runs a PATCH on a table.
-func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
+func (d *Engine) Update(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, body []byte) (*WriteResult, error) {
 	t, err := d.target(c, table, req, "UPDATE", func(t *TableSpec) func(fairbalance.Caller) bool { return t.CanUpdate })
 	if err != nil {
 		return nil, err
 	}
-	in, err := decodeRows(body)
+	in, err := DecodeRows(body)
 	if err != nil {
 		return nil, err
 	}
 	if len(in) != 1 {
-		return nil, pgErr(http.StatusBadRequest, "PGRST102", "Expected a single JSON object for an update", "", "")
+		return nil, NewError(fairbalance.KindInvalid, "PGRST102", "Expected a single JSON object for an update", "", "")
 	}
 	values := map[string]any{}
 	var cols []string
 	for k, v := range in[0] {
 		col := t.column(k)
 		if col == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST204", fmt.Sprintf("Could not find the '%s' column of '%s' in the schema cache", k, t.Name), "", "")
 		}
 		if !writable(c, col) {
-			return nil, denied(c, "permission denied for table "+t.Name)
+			return nil, Denied(c, "permission denied for table "+t.Name)
 		}
 		cv, err := value(t, col, v)
 		if err != nil {
@@ -371,7 +371,7 @@ func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, r
 	if len(cols) == 0 {
 		return &WriteResult{Rows: json.RawMessage("[]")}, nil
 	}
-	if col := t.column("updated_at"); col != nil && col.ServerSet && !contains(cols, "updated_at") {
+	if col := t.column("updated_at"); col != nil && col.ServerSet && !slices.Contains(cols, "updated_at") {
 		values["updated_at"] = d.Now()
 		cols = append(cols, "updated_at")
 	}
@@ -386,12 +386,12 @@ func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, r
 				return nil, 0, err
 			}
 		}
-		before, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.db(), Columns: allColumns(t), Where: where})
+		before, _, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: AllColumns(t), Where: where})
 		if err != nil {
 			return nil, 0, err
 		}
 		p := *plan
-		p.Returning = allColumns(t)
+		p.Returning = AllColumns(t)
 		rows, n, err := tx.Update(ctx, &p)
 		if err != nil {
 			return nil, 0, err
@@ -404,7 +404,7 @@ func (d *Data) Update(ctx context.Context, c fairbalance.Caller, table string, r
 }
 
 // Delete runs a DELETE on a table.
-func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*WriteResult, error) {
+func (d *Engine) Delete(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*WriteResult, error) {
 	t, err := d.target(c, table, req, "DELETE", func(t *TableSpec) func(fairbalance.Caller) bool { return t.CanDelete })
 	if err != nil {
 		return nil, err
@@ -417,7 +417,7 @@ func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, r
 	if err != nil {
 		return nil, err
 	}
-	plan := &fairbalance.WritePlan{Table: t.db(), Where: where, Returning: ret}
+	plan := &fairbalance.WritePlan{Table: t.DBName(), Where: where, Returning: ret}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
 		if t.CheckDelete != nil && !c.Service() {
 			if err := t.CheckDelete(ctx, tx, c, where); err != nil {
@@ -425,7 +425,7 @@ func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, r
 			}
 		}
 		p := *plan
-		p.Returning = allColumns(t)
+		p.Returning = AllColumns(t)
 		rows, n, err := tx.Delete(ctx, &p)
 		if err != nil {
 			return nil, 0, err
@@ -439,9 +439,9 @@ func (d *Data) Delete(ctx context.Context, c fairbalance.Caller, table string, r
 
 // write runs one write in a transaction, rolling it back when a singular
 // response is asked for and the write did not affect exactly one row.
-func (d *Data) write(ctx context.Context, c fairbalance.Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
+func (d *Engine) write(ctx context.Context, c fairbalance.Caller, t *TableSpec, req *pgrest.Request, fn func(tx fairbalance.Tx) (json.RawMessage, int64, error)) (*WriteResult, error) {
 	var res WriteResult
-	var singular *pgrest.Error
+	var singular *fairbalance.Error
 	err := d.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		rows, n, err := fn(tx)
 		if err != nil {
@@ -477,12 +477,12 @@ func (t *TableSpec) toDB(p *fairbalance.WritePlan) *fairbalance.WritePlan {
 	}
 	name := func(n string) string {
 		if c := t.column(n); c != nil {
-			return c.db()
+			return c.DBName()
 		}
 		return n
 	}
 	out := *p
-	out.Table = t.db()
+	out.Table = t.DBName()
 	out.Columns = make([]string, len(p.Columns))
 	for i, c := range p.Columns {
 		out.Columns[i] = name(c)
@@ -508,11 +508,11 @@ func (t *TableSpec) toDB(p *fairbalance.WritePlan) *fairbalance.WritePlan {
 	return &out
 }
 
-// allColumns selects every column of t under its API name.
-func allColumns(t *TableSpec) []fairbalance.SelectColumn {
+// AllColumns selects every column of t under its API name.
+func AllColumns(t *TableSpec) []fairbalance.SelectColumn {
 	out := make([]fairbalance.SelectColumn, len(t.Columns))
 	for i, c := range t.Columns {
-		out[i] = fairbalance.SelectColumn{Column: c.db(), Alias: c.Name, Type: c.Type}
+		out[i] = fairbalance.SelectColumn{Column: c.DBName(), Alias: c.Name, Type: c.Type}
 	}
 	return out
 }
@@ -529,7 +529,7 @@ func project(t *TableSpec, rows json.RawMessage, ret []fairbalance.SelectColumn)
 	}
 	byDB := map[string]string{}
 	for _, c := range t.Columns {
-		byDB[c.db()] = c.Name
+		byDB[c.DBName()] = c.Name
 	}
 	out := make([]map[string]json.RawMessage, len(in))
 	for i, r := range in {
@@ -545,7 +545,7 @@ func project(t *TableSpec, rows json.RawMessage, ret []fairbalance.SelectColumn)
 
 // auditChange appends the audit entry of a data API write, in its
 // transaction: who, what, and the rows before and after.
-func (d *Data) auditChange(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, op string, before, after json.RawMessage, n int64) error {
+func (d *Engine) auditChange(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, op string, before, after json.RawMessage, n int64) error {
 	if n == 0 {
 		return nil
 	}

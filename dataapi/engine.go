@@ -1,4 +1,4 @@
-package service
+package dataapi
 
 import (
 	"context"
@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"fairbalance"
@@ -18,15 +16,10 @@ import (
 	"fairbalance/pgrest"
 )
 
-// The data API (/rest/v1) serves a registry of tables, never the raw
-// database. Each table declares its columns and types, who may read and
-// write each column, its row policy and its one-level relations; this file
-// turns a parsed request (package pgrest) into a plan the store runs, and
-// every refusal into PostgREST's error.
-
-// demoRefusal refuses a write of a demo caller with the spec's message.
-func demoRefusal() *pgrest.Error {
-	return pgErr(http.StatusForbidden, "42501", DemoWriteRefused, "", "")
+// DemoRefusal refuses a write of a demo caller with the specification's
+// message (forbidden, 42501).
+func DemoRefusal() *fairbalance.Error {
+	return NewError(fairbalance.KindForbidden, "42501", fairbalance.DemoWriteRefused, "", "")
 }
 
 // ColumnSpec declares a column of a registered table.
@@ -101,14 +94,16 @@ type TableSpec struct {
 	Insert func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, plan *fairbalance.WritePlan) (json.RawMessage, int64, error)
 }
 
-func (c *ColumnSpec) db() string {
+// DBName is the column in the database: Source, else Name.
+func (c *ColumnSpec) DBName() string {
 	if c.Source != "" {
 		return c.Source
 	}
 	return c.Name
 }
 
-func (t *TableSpec) db() string {
+// DBName is the table in the database: Source, else Name.
+func (t *TableSpec) DBName() string {
 	if t.Source != "" {
 		return t.Source
 	}
@@ -133,69 +128,24 @@ func (t *TableSpec) relation(name string) *RelationSpec {
 	return nil
 }
 
-// Data is the data API service.
-type Data struct {
+// Engine is the data API: a registry of tables and functions, and the
+// reads, writes and calls it serves over them.
+type Engine struct {
 	store  fairbalance.Store
 	tables map[string]*TableSpec
 	names  []string
 	funcs  map[string]*FunctionSpec
 	// Now is the clock.
 	Now func() time.Time
-	// Config describes the instance to the workspace functions; set it
-	// before serving.
-	Config DataConfig
-
-	verifyMu  sync.Mutex
-	verifying map[string]*verification // chain verifications in progress, by organisation
-}
-
-// DataConfig is what the workspace functions of the data API need to know
-// of the instance. Zero fields take the defaults named on each.
-type DataConfig struct {
-	// Version is reported by diagnostics() ("dev").
-	Version string
-	// SiteURL is where the app is served; invitation links are
-	// {SiteURL}/signup?invite={token} ("http://127.0.0.1:8080").
-	SiteURL string
-	// MailSender is "smtp" when e-mail is delivered by SMTP, else "log".
-	MailSender string
-	// Storage names the blob backend diagnostics() reports ("disk" or "s3"); empty
-	// reports "not configured".
-	Storage string
-	// SessionInactivity and SessionLifetime bound the sessions that
-	// list_sessions() reports as active (12 h and 7 days, as the identity
-	// service's defaults).
-	SessionInactivity time.Duration
-	SessionLifetime   time.Duration
-	// MailQueued is called after a function that put mail in the outbox
-	// has committed (it wakes the mailer).
+	// MailQueued, when set, is called after a function marked Mails has
+	// committed (it wakes the mailer).
 	MailQueued func()
 }
 
-func (d *Data) cfg() DataConfig {
-	c := d.Config
-	if c.Version == "" {
-		c.Version = "dev"
-	}
-	if c.SiteURL == "" {
-		c.SiteURL = "http://127.0.0.1:8080"
-	}
-	c.SiteURL = strings.TrimRight(c.SiteURL, "/")
-	if c.MailSender != "smtp" {
-		c.MailSender = "log"
-	}
-	if c.SessionInactivity == 0 {
-		c.SessionInactivity = 12 * time.Hour
-	}
-	if c.SessionLifetime == 0 {
-		c.SessionLifetime = 7 * 24 * time.Hour
-	}
-	return c
-}
-
-// NewData returns the data API over the given tables.
-func NewData(store fairbalance.Store, tables ...*TableSpec) *Data {
-	d := &Data{store: store, tables: map[string]*TableSpec{}, Now: func() time.Time { return time.Now().UTC() }}
+// New returns the data API over the given tables, served from store (which
+// may be nil for a registry that only describes itself: TypeScript, OpenAPI).
+func New(store fairbalance.Store, tables ...*TableSpec) *Engine {
+	d := &Engine{store: store, tables: map[string]*TableSpec{}, Now: func() time.Time { return time.Now().UTC() }}
 	for _, t := range tables {
 		d.tables[t.Name] = t
 		d.names = append(d.names, t.Name)
@@ -205,7 +155,7 @@ func NewData(store fairbalance.Store, tables ...*TableSpec) *Data {
 }
 
 // Tables lists the registered tables, sorted by name.
-func (d *Data) Tables() []*TableSpec {
+func (d *Engine) Tables() []*TableSpec {
 	out := make([]*TableSpec, 0, len(d.names))
 	for _, n := range d.names {
 		out = append(out, d.tables[n])
@@ -216,30 +166,32 @@ func (d *Data) Tables() []*TableSpec {
 // MaxRows caps a read without a limit, as hosted PostgREST does.
 const MaxRows = 1000
 
-func pgErr(status int, code, msg, details, hint string) *pgrest.Error {
-	return &pgrest.Error{Status: status, Code: code, Message: msg, Details: details, Hint: hint}
+// NewError is a refusal in PostgREST's terms: its code (PostgREST's
+// PGRSTnnn or PostgreSQL's SQLSTATE), message, details and hint.
+func NewError(kind fairbalance.Kind, code, msg, details, hint string) *fairbalance.Error {
+	return &fairbalance.Error{Kind: kind, Code: code, Message: msg, Details: details, Hint: hint}
 }
 
-func (d *Data) table(name string) (*TableSpec, error) {
+func (d *Engine) table(name string) (*TableSpec, error) {
 	t, ok := d.tables[name]
 	if !ok {
-		return nil, pgErr(http.StatusNotFound, "PGRST205", fmt.Sprintf("Could not find the table 'public.%s' in the schema cache", name), "", "")
+		return nil, NewError(fairbalance.KindNotFound, "PGRST205", fmt.Sprintf("Could not find the table 'public.%s' in the schema cache", name), "", "")
 	}
 	return t, nil
 }
 
-// denied is PostgREST's permission error: 401 for anonymous callers, 403
-// for signed-in ones.
-func denied(c fairbalance.Caller, msg string) *pgrest.Error {
-	status := http.StatusForbidden
+// Denied is PostgREST's permission error (42501): unauthorized for
+// anonymous callers, forbidden for signed-in ones.
+func Denied(c fairbalance.Caller, msg string) *fairbalance.Error {
+	kind := fairbalance.KindForbidden
 	if c.Anon() {
-		status = http.StatusUnauthorized
+		kind = fairbalance.KindUnauthorized
 	}
-	return pgErr(status, "42501", msg, "", "")
+	return NewError(kind, "42501", msg, "", "")
 }
 
-func noColumn(table, col string) *pgrest.Error {
-	return pgErr(http.StatusBadRequest, "42703", fmt.Sprintf("column %s.%s does not exist", table, col), "", "")
+func noColumn(table, col string) *fairbalance.Error {
+	return NewError(fairbalance.KindInvalid, "42703", fmt.Sprintf("column %s.%s does not exist", table, col), "", "")
 }
 
 func readable(c fairbalance.Caller, col *ColumnSpec) bool {
@@ -256,21 +208,21 @@ func selectColumns(c fairbalance.Caller, t *TableSpec, items pgrest.Select) ([]f
 		case it.Star:
 			for i := range t.Columns {
 				if readable(c, &t.Columns[i]) {
-					out = append(out, fairbalance.SelectColumn{Column: t.Columns[i].db(), Alias: t.Columns[i].Name, Type: t.Columns[i].Type})
+					out = append(out, fairbalance.SelectColumn{Column: t.Columns[i].DBName(), Alias: t.Columns[i].Name, Type: t.Columns[i].Type})
 				}
 			}
 		default:
 			if len(it.Path) > 0 || it.Cast != "" {
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "JSON paths and casts are not supported in select", it.String(), "")
+				return nil, NewError(fairbalance.KindInvalid, "PGRST100", "JSON paths and casts are not supported in select", it.String(), "")
 			}
 			col := t.column(it.Column)
 			if col == nil {
 				return nil, noColumn(t.Name, it.Column)
 			}
 			if !readable(c, col) {
-				return nil, denied(c, "permission denied for table "+t.Name)
+				return nil, Denied(c, "permission denied for table "+t.Name)
 			}
-			out = append(out, fairbalance.SelectColumn{Column: col.db(), Alias: it.Name(), Type: col.Type})
+			out = append(out, fairbalance.SelectColumn{Column: col.DBName(), Alias: it.Name(), Type: col.Type})
 		}
 	}
 	return out, nil
@@ -279,7 +231,7 @@ func selectColumns(c fairbalance.Caller, t *TableSpec, items pgrest.Select) ([]f
 // convert turns a filter operand into the column's type.
 func convert(t *TableSpec, col *ColumnSpec, v string) (any, error) {
 	bad := func() error {
-		return pgErr(http.StatusBadRequest, "22P02", fmt.Sprintf("invalid input syntax for type %s: \"%s\"", col.Type, v), "", "")
+		return NewError(fairbalance.KindInvalid, "22P02", fmt.Sprintf("invalid input syntax for type %s: \"%s\"", col.Type, v), "", "")
 	}
 	switch col.Type {
 	case fairbalance.TypeInteger:
@@ -333,16 +285,16 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 		return g, nil
 	case *pgrest.Condition:
 		if len(f.Path) > 0 {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "JSON paths are not supported in filters", f.String(), "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST100", "JSON paths are not supported in filters", f.String(), "")
 		}
 		col := t.column(f.Column)
 		if col == nil {
 			return nil, noColumn(t.Name, f.Column)
 		}
 		if !readable(c, col) {
-			return nil, denied(c, "permission denied for table "+t.Name)
+			return nil, Denied(c, "permission denied for table "+t.Name)
 		}
-		out := &fairbalance.Cond{Column: col.db(), Operator: string(f.Operator), Negated: f.Negated}
+		out := &fairbalance.Cond{Column: col.DBName(), Operator: string(f.Operator), Negated: f.Negated}
 		switch f.Operator {
 		case pgrest.OpIs:
 			switch f.Value {
@@ -354,10 +306,10 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 			case pgrest.IsFalse:
 				out.Value = false
 			default:
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "is.unknown is not supported", f.String(), "")
+				return nil, NewError(fairbalance.KindInvalid, "PGRST100", "is.unknown is not supported", f.String(), "")
 			}
 		case pgrest.OpIsDistinct:
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "isdistinct is not supported", f.String(), "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST100", "isdistinct is not supported", f.String(), "")
 		case pgrest.OpIn:
 			for _, v := range f.Values {
 				cv, err := convert(t, col, v)
@@ -368,12 +320,12 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 			}
 		case pgrest.OpContains, pgrest.OpContainedIn:
 			if col.Type != fairbalance.TypeTextArray && col.Type != fairbalance.TypeJSON {
-				return nil, pgErr(http.StatusBadRequest, "42883", fmt.Sprintf("operator does not exist: %s @> unknown", col.Type), "", "")
+				return nil, NewError(fairbalance.KindInvalid, "42883", fmt.Sprintf("operator does not exist: %s @> unknown", col.Type), "", "")
 			}
 			if f.JSON {
 				var arr []any
 				if err := json.Unmarshal([]byte(f.Value), &arr); err != nil {
-					return nil, pgErr(http.StatusBadRequest, "22P02", "only JSON arrays are supported by cs and cd", f.Value, "")
+					return nil, NewError(fairbalance.KindInvalid, "22P02", "only JSON arrays are supported by cs and cd", f.Value, "")
 				}
 				out.Values = arr
 			} else {
@@ -395,7 +347,8 @@ func cond(c fairbalance.Caller, t *TableSpec, f pgrest.Filter) (*fairbalance.Con
 	return nil, fmt.Errorf("unknown filter %T", f)
 }
 
-func and(conds ...*fairbalance.Cond) *fairbalance.Cond {
+// And is the conjunction of the non-nil conditions (nil when there is none).
+func And(conds ...*fairbalance.Cond) *fairbalance.Cond {
 	var kids []*fairbalance.Cond
 	for _, c := range conds {
 		if c != nil {
@@ -422,7 +375,11 @@ func rows(c fairbalance.Caller, t *TableSpec) (*fairbalance.Cond, bool) {
 	return t.Rows(c)
 }
 
-var nothing = &fairbalance.Cond{Logic: "or"} // matches no row
+// NoRows is a condition that matches no row (an empty "or"), for a row
+// policy that lets the caller ask but shows nothing.
+func NoRows() *fairbalance.Cond { return &fairbalance.Cond{Logic: "or"} }
+
+var nothing = NoRows()
 
 // ReadResult is the outcome of a read.
 type ReadResult struct {
@@ -434,7 +391,7 @@ type ReadResult struct {
 }
 
 // Read runs a GET on a table.
-func (d *Data) Read(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*ReadResult, error) {
+func (d *Engine) Read(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request) (*ReadResult, error) {
 	plan, err := d.readPlan(c, table, req)
 	if err != nil {
 		return nil, err
@@ -498,7 +455,7 @@ func countRows(raw json.RawMessage) int {
 	return n
 }
 
-func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request) (*fairbalance.ReadPlan, error) {
+func (d *Engine) readPlan(c fairbalance.Caller, table string, req *pgrest.Request) (*fairbalance.ReadPlan, error) {
 	t, err := d.table(table)
 	if err != nil {
 		return nil, err
@@ -506,11 +463,11 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 	policy, ok := rows(c, t)
 	if !ok {
 		if c.Anon() {
-			return nil, denied(c, "permission denied for table "+t.Name)
+			return nil, Denied(c, "permission denied for table "+t.Name)
 		}
 		policy = nothing
 	}
-	plan := &fairbalance.ReadPlan{Table: t.db(), Offset: req.Offset}
+	plan := &fairbalance.ReadPlan{Table: t.DBName(), Offset: req.Offset}
 	if plan.Columns, err = selectColumns(c, t, req.Select); err != nil {
 		return nil, err
 	}
@@ -520,7 +477,7 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 		}
 		rel := t.relation(it.Embed.Relation)
 		if rel == nil {
-			return nil, pgErr(http.StatusBadRequest, "PGRST200", fmt.Sprintf("Could not find a relationship between '%s' and '%s' in the schema cache", t.Name, it.Embed.Relation), "", "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST200", fmt.Sprintf("Could not find a relationship between '%s' and '%s' in the schema cache", t.Name, it.Embed.Relation), "", "")
 		}
 		rt, err := d.table(rel.Table)
 		if err != nil {
@@ -532,10 +489,10 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 		}
 		for _, sub := range it.Embed.Select {
 			if sub.Embed != nil {
-				return nil, pgErr(http.StatusBadRequest, "PGRST100", "only one level of embedding is supported", it.String(), "")
+				return nil, NewError(fairbalance.KindInvalid, "PGRST100", "only one level of embedding is supported", it.String(), "")
 			}
 		}
-		e := fairbalance.Embed{Name: it.Name(), Table: rt.db(), Columns: cols, LocalColumn: rel.LocalColumn, ForeignColumn: rel.ForeignColumn, Many: rel.Many, Inner: it.Embed.Inner}
+		e := fairbalance.Embed{Name: it.Name(), Table: rt.DBName(), Columns: cols, LocalColumn: rel.LocalColumn, ForeignColumn: rel.ForeignColumn, Many: rel.Many, Inner: it.Embed.Inner}
 		rp, ok := rows(c, rt)
 		if !ok {
 			rp = nothing
@@ -548,7 +505,7 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 			}
 			conds = append(conds, fc)
 		}
-		e.Where = and(conds...)
+		e.Where = And(conds...)
 		plan.Embeds = append(plan.Embeds, e)
 	}
 	conds := []*fairbalance.Cond{policy}
@@ -559,19 +516,19 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 		}
 		conds = append(conds, fc)
 	}
-	plan.Where = and(conds...)
+	plan.Where = And(conds...)
 	for _, o := range req.Order {
 		if o.Relation != "" || len(o.Path) > 0 {
-			return nil, pgErr(http.StatusBadRequest, "PGRST100", "ordering by embedded columns or JSON paths is not supported", o.String(), "")
+			return nil, NewError(fairbalance.KindInvalid, "PGRST100", "ordering by embedded columns or JSON paths is not supported", o.String(), "")
 		}
 		col := t.column(o.Column)
 		if col == nil {
 			return nil, noColumn(t.Name, o.Column)
 		}
 		if !readable(c, col) {
-			return nil, denied(c, "permission denied for table "+t.Name)
+			return nil, Denied(c, "permission denied for table "+t.Name)
 		}
-		term := fairbalance.OrderTerm{Column: col.db(), Desc: o.Desc}
+		term := fairbalance.OrderTerm{Column: col.DBName(), Desc: o.Desc}
 		switch o.Nulls {
 		case pgrest.NullsFirst:
 			v := true
@@ -594,18 +551,27 @@ func (d *Data) readPlan(c fairbalance.Caller, table string, req *pgrest.Request)
 }
 
 // storeError maps a store failure to PostgREST's error.
-func (d *Data) storeError(c fairbalance.Caller, table string, err error) error {
-	if pe := (*pgrest.Error)(nil); errors.As(err, &pe) {
-		return pe
-	}
+func (d *Engine) storeError(c fairbalance.Caller, table string, err error) error {
 	if fe := fairbalance.AsError(err); fe != nil && fe.Kind != fairbalance.KindInternal {
 		return fe
 	}
 	switch {
 	case errors.Is(err, fairbalance.ErrConflict):
-		return pgErr(http.StatusConflict, "23505", "duplicate key value violates unique constraint", err.Error(), "")
+		return NewError(fairbalance.KindConflict, "23505", "duplicate key value violates unique constraint", err.Error(), "")
 	case errors.Is(err, fairbalance.ErrNotFound):
-		return pgErr(http.StatusConflict, "23503", "insert or update on table \""+table+"\" violates foreign key constraint", "", "")
+		return NewError(fairbalance.KindConflict, "23503", "insert or update on table \""+table+"\" violates foreign key constraint", "", "")
 	}
 	return internal(err)
+}
+
+// internal wraps a failure that is not the client's: rendered generically,
+// its cause logged.
+func internal(err error) error {
+	if err == nil {
+		return nil
+	}
+	if fairbalance.AsError(err) != nil {
+		return err
+	}
+	return &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "unexpected_failure", Message: "Unexpected failure, please check server logs for more information", Err: err}
 }

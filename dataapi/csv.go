@@ -1,4 +1,4 @@
-package service
+package dataapi
 
 import (
 	"bufio"
@@ -54,7 +54,7 @@ var ErrCSVStream = errors.New("csv stream interrupted")
 // after the query has produced its first row or ended: an error returned
 // before start was called is a clean refusal the caller renders as usual;
 // one returned after it wraps ErrCSVStream.
-func (d *Data) ReadCSV(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, start func(CSVInfo) io.Writer) error {
+func (d *Engine) ReadCSV(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, start func(CSVInfo) io.Writer) error {
 	plan, err := d.readPlan(c, table, req)
 	if err != nil {
 		return err
@@ -127,7 +127,7 @@ func (d *Data) ReadCSV(ctx context.Context, c fairbalance.Caller, table string, 
 
 // count is the total of a read plan: the table's fast count when there is
 // no filter of the caller's own, else an exact count.
-func (d *Data) count(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, plan *fairbalance.ReadPlan) (int64, error) {
+func (d *Engine) count(ctx context.Context, c fairbalance.Caller, table string, req *pgrest.Request, plan *fairbalance.ReadPlan) (int64, error) {
 	inner := false
 	for _, e := range plan.Embeds {
 		inner = inner || e.Inner

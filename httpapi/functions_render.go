@@ -1,0 +1,34 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"fairbalance"
+)
+
+// The renderer of /functions/v1: every failure of a function reaches the
+// client through fnFail as JSON {success: false, code, message}, with the
+// status of its Kind (statusOf), so that functions-js reports a
+// FunctionsHttpError whose context.json() is that body.
+
+// fnFail renders err: an *Error by its kind (a refused password with its
+// reasons under weak_password), anything else logged with the request id
+// and answered 500 unexpected_failure naming the request.
+func (a *API) fnFail(w http.ResponseWriter, r *http.Request, err error) {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		id := RequestID(r.Context())
+		a.log.Error("function failed", "request_id", id, "path", r.URL.Path, "err", err)
+		body := map[string]any{"success": false, "code": "unexpected_failure", "message": "Unexpected failure, please check server logs for more information", "error_id": id}
+		if e != nil && e.Code != "unexpected_failure" {
+			body["code"], body["message"] = e.Code, e.Message
+		}
+		writeJSON(w, http.StatusInternalServerError, body)
+		return
+	}
+	body := map[string]any{"success": false, "code": e.Code, "message": e.Message}
+	if len(e.Reasons) > 0 {
+		body["weak_password"] = map[string]any{"reasons": e.Reasons}
+	}
+	writeJSON(w, statusOf(e.Kind), body)
+}
