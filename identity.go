@@ -255,6 +255,7 @@ type MailStore interface {
 type Tx interface {
 	IdentityStore
 	RecordStore
+	OperatorStore
 	WorkspaceStore
 	DataStore
 	AuditStore

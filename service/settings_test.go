@@ -201,8 +201,21 @@ func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 			t.Fatalf("the audit holds the passcode hash: %s", ev[0].Payload)
 		}
 
-		// An admin member may change the settings too; it is named.
+		// An admin member who is not an operator reads the settings only.
 		admin := e.member("admin@example.com", fairbalance.RoleAdmin)
+		if _, err := e.settings.Update(e.ctx, admin, service.SettingsPatch{DisableSignup: ptr(true)}); errCode(err) != "not_operator" {
+			t.Fatalf("admin, not operator: %v", err)
+		}
+		if v, err := e.settings.View(e.ctx, admin); err != nil || v.Editable || v.UpdatedBy != "" || !v.PreviewPasscodeEnabled {
+			t.Fatalf("admin view %+v %v", v, err)
+		}
+		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 1 {
+			t.Fatalf("a refused update was audited: %+v", ev)
+		}
+		// Marked operator, the admin changes them; it is named.
+		if _, added, err := e.recovery.GrantOperator(e.ctx, e.c, "admin@example.com"); err != nil || !added {
+			t.Fatalf("grant: %v %v", added, err)
+		}
 		w, err = e.settings.Update(e.ctx, admin, service.SettingsPatch{DisableSignup: ptr(true)})
 		if err != nil {
 			t.Fatal(err)
@@ -210,10 +223,10 @@ func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 		if w.UpdatedBy != admin.Principal.User.ID || !w.DisableSignup || !w.PreviewPasscodeEnabled {
 			t.Fatalf("admin update %+v", w)
 		}
-		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 2 || ev[1].ActorID != admin.Principal.User.ID {
+		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 2 || ev[1].ActorID != admin.Principal.User.ID || payloadOf(t, ev[1])["via"] != "operator" {
 			t.Fatalf("audit %+v", ev)
 		}
-		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.DisableSignup {
+		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.DisableSignup || !v.Editable || v.UpdatedBy != admin.Principal.User.ID {
 			t.Fatalf("view %+v %v", v, err)
 		}
 
