@@ -411,13 +411,13 @@ func TestRecoveryStatusAndInitialSetup(t *testing.T) {
 			t.Fatalf("profile %+v %v", p, err)
 		}
 		ev := e.authEvents("safe_admin_created")
-		if len(ev) != 1 || payloadOf(t, ev[0])["via"] != "initial_setup" {
+		if len(ev) != 1 || payloadOf(t, ev[0])["via"] != "initial_setup" || payloadOf(t, ev[0])["operator"] != true {
 			t.Fatalf("audit %+v", ev)
 		}
-		// The new admin signs in, and is an admin for the settings.
+		// The new admin signs in, and is the instance's operator.
 		admin := service.Actor{Principal: e.principal(e.signIn("first@example.com")), Client: e.c}
-		if _, err := e.settings.View(e.ctx, admin); err != nil {
-			t.Fatalf("admin view: %v", err)
+		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.Editable || !e.isOperator(u.ID) {
+			t.Fatalf("admin view: %+v %v", v, err)
 		}
 		if st := e.recovery.Status(e.ctx); !st.HasUsers {
 			t.Fatal("status: no users")
@@ -430,11 +430,17 @@ func TestRecoveryStatusAndInitialSetup(t *testing.T) {
 		if _, err := e.recovery.CreateAdmin(e.ctx, viewer, "second@example.com", password); errCode(err) != "not_admin" {
 			t.Fatalf("viewer: %v", err)
 		}
-		if _, err := e.recovery.CreateAdmin(e.ctx, e.withKey(), "second@example.com", password); err != nil {
+		// The recovery key's administrator is an operator (its holder
+		// restores their access); an operator's is an organisation admin.
+		if u, err := e.recovery.CreateAdmin(e.ctx, e.withKey(), "second@example.com", password); err != nil || !e.isOperator(u.ID) {
 			t.Fatalf("with the key: %v", err)
 		}
-		if _, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); err != nil {
+		if u, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); err != nil || e.isOperator(u.ID) {
 			t.Fatalf("by an admin: %v", err)
+		}
+		third := service.Actor{Principal: e.principal(e.signIn("third@example.com")), Client: e.c}
+		if _, err := e.recovery.CreateAdmin(e.ctx, third, "fourth@example.com", password); errCode(err) != "not_operator" {
+			t.Fatalf("by an admin who is no operator: %v", err)
 		}
 		if _, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); errCode(err) != "email_exists" {
 			t.Fatalf("existing address: %v", err)
@@ -529,6 +535,9 @@ func TestForceCreateAdminDev(t *testing.T) {
 		}
 		if p, _ := e.db.View().ProfileByID(e.ctx, s.User.ID); p == nil || p.Role != fairbalance.RoleAdmin {
 			t.Fatalf("profile %+v", p)
+		}
+		if !e.isOperator(s.User.ID) {
+			t.Fatal("the recovery key's forced administrator is no operator")
 		}
 		// Choosing a password clears the flag.
 		newPw := "Brand-New-Pass-2"
