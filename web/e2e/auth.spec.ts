@@ -577,7 +577,7 @@ test.describe("safe mode", () => {
       await expect(page.getByText("Safe Mode Cleared")).toBeVisible();
 
       // Without credentials every repair is refused, with the server's reason.
-      const refusal = "Sign in as an administrator or present the recovery key";
+      const refusal = "Sign in as the instance operator or present the recovery key";
       await page.getByRole("button", { name: "Run migrations" }).click();
       await expect(page.getByText("Migration Failed")).toBeVisible();
       await expect(page.getByRole("alert").filter({ hasText: refusal }).first()).toBeVisible();
@@ -648,6 +648,43 @@ test.describe("safe mode", () => {
     } finally {
       await own.stop();
     }
+  });
+
+  test("an organisation admin's session is told it is not the operator's and needs the recovery key; the operator's runs repairs", async ({
+    arrange,
+    browser,
+    page,
+    server,
+  }) => {
+    const { admin } = await arrange.workspace();
+    await signInFast(page, server, admin);
+    await page.goto("/safe");
+    const note = page.getByTestId("credential-note");
+    await expect(note).toContainText("Not the instance operator");
+    await expect(note).toContainText(admin.email);
+    await expect(note).toContainText("Enter the recovery key");
+    await checkA11y(page);
+    await shoot(page, "safe-org-admin");
+    await page.getByRole("button", { name: "Run migrations" }).click();
+    await expect(page.getByText("Migration Failed")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "managed by the instance operator" }).first()).toBeVisible();
+    // The recovery key decides, whoever is signed in.
+    await page.getByLabel("Recovery key").fill(server.recoveryKey);
+    await expect(note).toContainText("Using the recovery key");
+    await page.getByRole("button", { name: "Run migrations" }).click();
+    await expect(page.getByText("Database connected and migrations applied", { exact: false }).first()).toBeVisible();
+
+    // An operator's session runs them without the key.
+    const { admin: operator } = await arrange.workspace();
+    await arrange.operator(operator);
+    const context = await browser.newContext({ baseURL: server.url });
+    const other = await context.newPage();
+    await signInFast(other, server, operator);
+    await other.goto("/safe");
+    await expect(other.getByTestId("credential-note")).toContainText("an instance operator");
+    await other.getByRole("button", { name: "Run migrations" }).click();
+    await expect(other.getByText("Database connected and migrations applied", { exact: false }).first()).toBeVisible();
+    await context.close();
   });
 
   test("force-create is refused outside development mode", async ({ page }) => {
