@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
-import { expect, PASSWORD, signInFast, test, uniqueEmail, type Member } from "./support/fixtures";
+import { expect, PASSWORD, passwordSession, signInFast, test, uniqueEmail, type Member } from "./support/fixtures";
 import { linkIn, startServer, type Server } from "./support/server";
 
 // The screens outside the shell: sign-in (with initial setup and preview),
@@ -713,6 +713,14 @@ test.describe("initial setup", () => {
       await expectPath(page, "/");
       await expect(page.getByText("Login successful")).toBeVisible();
       expect(await profileOf(own, email)).toMatchObject({ role: "admin", org_id: null });
+      // The first administrator is the instance's operator: the instance-wide settings are theirs to change.
+      const founder = await passwordSession(own, { email, password: PASSWORD });
+      const settings = await fetch(`${own.url}/functions/v1/security-manager`, {
+        method: "POST",
+        headers: { apikey: own.anonKey, Authorization: `Bearer ${String(founder.access_token)}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "GET_SETTINGS" }),
+      });
+      expect(await settings.json()).toMatchObject({ success: true, editable: true });
 
       // Once there is an account the card is gone, unless asked for, and then the server refuses.
       await page.evaluate(() => {
@@ -726,7 +734,7 @@ test.describe("initial setup", () => {
       await page.getByLabel("Administrator password").fill(PASSWORD);
       await page.getByRole("button", { name: "Create Administrator" }).click();
       await expect(page.getByText("Bootstrap failed").first()).toBeVisible();
-      await expect(page.getByRole("main").getByText("Sign in as an administrator or present the recovery key")).toBeVisible();
+      await expect(page.getByRole("main").getByText("Sign in as the instance operator or present the recovery key")).toBeVisible();
       await page.context().close();
     } finally {
       await own.stop();
