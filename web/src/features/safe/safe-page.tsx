@@ -182,8 +182,8 @@ function CredentialNote({
         <Lock aria-hidden="true" />
         <AlertTitle>Not the instance operator</AlertTitle>
         <AlertDescription>
-          Signed in as <span className="font-medium">{email}</span>, which is not the instance operator&apos;s account: the
-          server refuses it every repair and instance setting. Enter the recovery key to run them.
+          Signed in as <span className="font-medium">{email}</span>, which is not the instance operator&apos;s account, so
+          the server refuses its repairs and changes to instance settings. Enter the recovery key to run them.
         </AlertDescription>
       </Alert>
     );
