@@ -260,6 +260,7 @@ type MailStore interface {
 type Tx interface {
 	IdentityStore
 	RecordStore
+	OperatorStore
 	WorkspaceStore
 	DataStore
 	AuditStore

@@ -243,29 +243,41 @@ func (a *API) dbRecovery(w http.ResponseWriter, r *http.Request, act service.Act
 	return nil
 }
 
-// settingsJSON is the workspace settings as an administrator sees them:
-// whether a passcode is set, never its hash.
+// settingsJSON is the workspace settings as the operator or an
+// organisation's admin sees them: whether a passcode is set, never its
+// hash; who changed them last only for the operator (updated_by is null
+// otherwise, see service.SettingsView).
 func settingsJSON(s *fairbalance.WorkspaceSettings) map[string]any {
+	var by any
+	if s.UpdatedBy != "" {
+		by = s.UpdatedBy
+	}
 	return map[string]any{
 		"preview_passcode_enabled": s.PreviewPasscodeEnabled,
 		"preview_passcode_set":     s.PreviewPasscodeHash != "",
 		"site_access_mode":         s.SiteAccessMode,
 		"disable_signup":           s.DisableSignup,
 		"block_indexing":           s.BlockIndexing,
-		"updated_by":               s.UpdatedBy,
+		"updated_by":               by,
 		"updated_at":               s.UpdatedAt.UTC().Format(time.RFC3339Nano),
 	}
 }
 
-// securityManager runs an action of the security-manager function.
+// securityManager runs an action of the security-manager function. The
+// answers say whether the caller may change the settings ("editable"); an
+// organisation's admin who is not the operator reads them only.
 func (a *API) securityManager(w http.ResponseWriter, r *http.Request, act service.Actor, action string, b fnBody) error {
 	switch action {
 	case "GET_SETTINGS":
-		s, err := a.settings.View(r.Context(), act)
+		v, err := a.settings.View(r.Context(), act)
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"success": true, "settings": settingsJSON(s)})
+		out := map[string]any{"success": true, "editable": v.Editable, "settings": settingsJSON(&v.WorkspaceSettings)}
+		if !v.Editable {
+			out["message"] = service.ReadOnlySettings
+		}
+		writeJSON(w, http.StatusOK, out)
 	case "UPDATE_SETTINGS":
 		p, err := settingsPatch(b["settings"])
 		if err != nil {
@@ -275,7 +287,7 @@ func (a *API) securityManager(w http.ResponseWriter, r *http.Request, act servic
 		if err != nil {
 			return err
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Settings updated", "settings": settingsJSON(s)})
+		writeJSON(w, http.StatusOK, map[string]any{"success": true, "message": "Settings updated", "editable": true, "settings": settingsJSON(s)})
 	default:
 		return unknownAction(action)
 	}
@@ -325,7 +337,7 @@ func settingsPatch(raw json.RawMessage) (service.SettingsPatch, error) {
 			p.DisableSignup, err = boolean(k, v)
 		case "block_indexing":
 			p.BlockIndexing, err = boolean(k, v)
-		case "id", "preview_passcode_set", "updated_by", "updated_at":
+		case "id", "preview_passcode_set", "updated_by", "updated_at", "editable":
 		default:
 			err = fnInvalid("Unknown setting: " + k)
 		}

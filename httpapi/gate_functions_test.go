@@ -100,6 +100,19 @@ func (h *secHarness) member(email, role string) *session {
 	return h.signIn(email, testPassword)
 }
 
+// markOperator marks the account of a session instance operator, as
+// `fairbalance operator grant` does.
+func (h *secHarness) markOperator(s *session) {
+	h.t.Helper()
+	id := str(h.t, claimsOf(h.t, s.AccessToken), "sub")
+	if err := h.db.Tx(h.ctx, func(tx fairbalance.Tx) error {
+		_, err := tx.AddOperator(h.ctx, &fairbalance.Operator{UserID: id, GrantedBy: "cli", CreatedAt: h.clock.Now()})
+		return err
+	}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
 func (h *secHarness) recoveryKey() reqOpt { return header("X-Recovery-Key", h.keys.RecoveryKey) }
 
 func cookie(c *http.Cookie) reqOpt { return func(r *http.Request) { r.AddCookie(c) } }
@@ -213,7 +226,15 @@ func TestFunctionsDBRecovery(t *testing.T) {
 		h.seedUser("bare@example.com", true)
 		bare := h.signIn("bare@example.com", testPassword)
 		fnErr(h.fn("db-recovery", migrate, bearer(bare.AccessToken)), http.StatusForbidden, "not_member")
+		// An organisation's admin who is not the operator runs no repair.
+		orgAdmin := h.member("org-admin@example.com", fairbalance.RoleAdmin)
+		refused := fnErr(h.fn("db-recovery", create("second@example.com"), bearer(orgAdmin.AccessToken)), http.StatusForbidden, "not_operator")
+		if !strings.Contains(refused["message"].(string), "managed by the instance operator") {
+			t.Fatalf("refusal %v", refused)
+		}
+		fnErr(h.fn("db-recovery", migrate, bearer(orgAdmin.AccessToken)), http.StatusForbidden, "not_operator")
 		fnOK(h.fn("db-recovery", create("second@example.com"), h.recoveryKey()))
+		// The initial setup's administrator is the operator.
 		fnOK(h.fn("db-recovery", create("third@example.com"), bearer(admin.AccessToken)))
 		fnOK(h.fn("db-recovery", migrate, bearer(admin.AccessToken)))
 		fnOK(h.fn("db-recovery", migrate, bearer(h.service)))
@@ -279,10 +300,20 @@ func TestFunctionsSecurityManager(t *testing.T) {
 		fnErr(h.fn("security-manager", get), http.StatusUnauthorized, "no_authorization")
 		viewer := h.member("viewer@example.com", fairbalance.RoleViewer)
 		fnErr(h.fn("security-manager", get, bearer(viewer.AccessToken)), http.StatusForbidden, "not_admin")
-		admin := h.member("admin@example.com", fairbalance.RoleAdmin)
-		m := fnOK(h.fn("security-manager", get, bearer(admin.AccessToken)))
+		// An organisation's admin reads the settings, read-only.
+		orgAdmin := h.member("org-admin@example.com", fairbalance.RoleAdmin)
+		m := fnOK(h.fn("security-manager", get, bearer(orgAdmin.AccessToken)))
 		st, _ := m["settings"].(map[string]any)
-		if st["preview_passcode_enabled"] != false || st["preview_passcode_set"] != false || st["site_access_mode"] != "PUBLIC" ||
+		if m["editable"] != false || m["message"] != "Instance settings are managed by the instance operator" || st["updated_by"] != nil ||
+			st["site_access_mode"] != "PUBLIC" || st["disable_signup"] != false {
+			t.Fatalf("organisation admin's settings %v", m)
+		}
+		// The operator reads them editable.
+		admin := h.member("admin@example.com", fairbalance.RoleAdmin)
+		h.markOperator(admin)
+		m = fnOK(h.fn("security-manager", get, bearer(admin.AccessToken)))
+		st, _ = m["settings"].(map[string]any)
+		if m["editable"] != true || st["preview_passcode_enabled"] != false || st["preview_passcode_set"] != false || st["site_access_mode"] != "PUBLIC" ||
 			st["disable_signup"] != false || st["block_indexing"] != false {
 			t.Fatalf("settings %v", m)
 		}
@@ -292,6 +323,7 @@ func TestFunctionsSecurityManager(t *testing.T) {
 		}
 		fnErr(h.fn("security-manager", update(map[string]any{"block_indexing": true})), http.StatusUnauthorized, "no_authorization")
 		fnErr(h.fn("security-manager", update(map[string]any{"block_indexing": true}), bearer(viewer.AccessToken)), http.StatusForbidden, "not_admin")
+		fnErr(h.fn("security-manager", update(map[string]any{"block_indexing": true}), bearer(orgAdmin.AccessToken)), http.StatusForbidden, "not_operator")
 		fnErr(h.fn("security-manager", update(map[string]any{"block_indexing": true}), header("X-Recovery-Key", "guess")), http.StatusForbidden, "invalid_recovery_key")
 		for name, body := range map[string]map[string]any{
 			"no settings":       {"action": "UPDATE_SETTINGS"},
@@ -312,8 +344,8 @@ func TestFunctionsSecurityManager(t *testing.T) {
 		if st, _ := m["settings"].(map[string]any); st["site_access_mode"] != "PRIVATE" || st["disable_signup"] != true || st["block_indexing"] != true || st["updated_by"] != "recovery_key" {
 			t.Fatalf("update %v", m)
 		}
-		// An admin sets a passcode; the answer never holds its hash, and a
-		// read settings object can be sent back.
+		// The operator sets a passcode; the answer never holds its hash, and
+		// a read settings object can be sent back.
 		r := h.fn("security-manager", update(map[string]any{"preview_passcode": "pilot-2026", "preview_passcode_enabled": true}), bearer(admin.AccessToken))
 		m = fnOK(r)
 		if strings.Contains(string(r.Body), "argon2") || strings.Contains(string(r.Body), "hash") {

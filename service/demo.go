@@ -194,8 +194,9 @@ const DemoWriteRefused = fairbalance.DemoWriteRefused
 var errDemo = errf(fairbalance.KindForbidden, "demo_read_only", DemoWriteRefused)
 
 // AuthoriseDemo checks that an actor may seed or remove demo data: the
-// recovery key, the service role or an administrator, as for repairs.
+// recovery key, the service role, an operator or an organisation's
+// administrator.
 func (s *Identity) AuthoriseDemo(ctx context.Context, a Actor) error {
-	_, err := s.authoriseRepair(ctx, a)
+	_, _, err := s.authoriseRepair(ctx, a)
 	return err
 }

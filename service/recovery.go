@@ -12,9 +12,12 @@ import (
 )
 
 // Actor is the caller of a safe-mode repair or a security-manager action,
-// as the transport established it. A repair is allowed to the holder of the
-// instance's recovery key, to an admin (or owner) member, and to the
-// service-role key; the service checks which of these the Actor is.
+// as the transport established it. The instance-wide settings and the
+// repairs belong to the instance operator: the holder of the recovery key,
+// the service-role key, or a signed-in account marked operator. An
+// organisation's admin who is not an operator reads the settings only.
+// The service checks which of these the Actor is, reading the operator
+// mark from the store, so no transport needs to know about it.
 type Actor struct {
 	// Principal is the signed-in user, nil when the call carries none.
 	Principal *Principal
@@ -29,7 +32,8 @@ type Actor struct {
 // How a repair was authorised, as recorded in the audit payload.
 const (
 	viaRecoveryKey  = "recovery_key"
-	viaAdmin        = "admin"
+	viaOperator     = "operator"
+	viaAdmin        = "admin" // an organisation admin who is not an operator: reads only
 	viaServiceRole  = "service_role"
 	viaInitialSetup = "initial_setup"
 )
@@ -45,41 +49,70 @@ func (s *Identity) ValidRecoveryKey(k string) bool {
 	return subtle.ConstantTimeCompare(a[:], b[:]) == 1
 }
 
+// ReadOnlySettings is what GET_SETTINGS says to an organisation's admin
+// who is not the operator.
+const ReadOnlySettings = "Instance settings are managed by the instance operator"
+
 var (
 	errBadRecoveryKey = errf(fairbalance.KindForbidden, "invalid_recovery_key", "Invalid recovery key")
-	errRepairNeedsKey = errf(fairbalance.KindUnauthorized, "no_authorization", "Sign in as an administrator or present the recovery key")
+	errRepairNeedsKey = errf(fairbalance.KindUnauthorized, "no_authorization", "Sign in as the instance operator or present the recovery key")
 	errNotAdmin       = errf(fairbalance.KindForbidden, "not_admin", "Only an administrator may do this")
+	errNotOperator    = errf(fairbalance.KindForbidden, "not_operator", "Instance settings and safe-mode repairs are managed by the instance operator: sign in as the operator or present the recovery key")
 )
 
-// authoriseRepair checks that a may run a repair or change the workspace
-// settings, and returns how ("recovery_key", "service_role" or "admin").
-// A recovery key that is presented must be the right one, whatever else
-// the call carries.
-func (s *Identity) authoriseRepair(ctx context.Context, a Actor) (string, error) {
+// authoriseRepair establishes who a is for the instance: the recovery key
+// ("recovery_key"), the service role ("service_role"), a signed-in operator
+// ("operator") — all three with the operator's rights — or an active
+// admin (or owner) of an organisation who is not an operator ("admin",
+// operator false). Anyone else is refused. A recovery key that is
+// presented must be the right one, whatever else the call carries.
+func (s *Identity) authoriseRepair(ctx context.Context, a Actor) (via string, operator bool, err error) {
 	switch {
 	case a.RecoveryKey != "":
 		if !s.ValidRecoveryKey(a.RecoveryKey) {
-			return "", errBadRecoveryKey
+			return "", false, errBadRecoveryKey
 		}
-		return viaRecoveryKey, nil
+		return viaRecoveryKey, true, nil
 	case a.ServiceRole:
-		return viaServiceRole, nil
+		return viaServiceRole, true, nil
 	case a.Principal != nil:
 		// A demo session (the public preview's read-only admin) never
 		// repairs or reconfigures the instance.
 		if IsDemoUser(a.Principal.User) {
-			return "", errDemo
+			return "", false, errDemo
 		}
+		// A deactivated member is refused, operator or not.
 		prof, err := s.Member(ctx, a.Principal)
 		if err != nil {
-			return "", err
+			return "", false, err
+		}
+		op, err := s.store.View().IsOperator(ctx, a.Principal.User.ID)
+		if err != nil {
+			return "", false, internal(err)
+		}
+		if op {
+			return viaOperator, true, nil
 		}
 		if !IsAdmin(prof) {
-			return "", errNotAdmin
+			return "", false, errNotAdmin
 		}
-		return viaAdmin, nil
+		return viaAdmin, false, nil
 	}
-	return "", errRepairNeedsKey
+	return "", false, errRepairNeedsKey
+}
+
+// authoriseOperator checks that a holds the operator's rights and returns
+// how (see authoriseRepair); an organisation admin who is not an operator
+// gets not_operator.
+func (s *Identity) authoriseOperator(ctx context.Context, a Actor) (string, error) {
+	via, op, err := s.authoriseRepair(ctx, a)
+	if err != nil {
+		return "", err
+	}
+	if !op {
+		return "", errNotOperator
+	}
+	return via, nil
 }
 
 // actorUser is the user of an actor for the audit trail, nil when none.
@@ -164,9 +197,9 @@ type MigrateResult struct {
 }
 
 // Migrate checks the connection and applies pending migrations
-// (SAFE_CONNECT_AND_MIGRATE), for the recovery key or an admin.
+// (SAFE_CONNECT_AND_MIGRATE), for the operator (see Actor).
 func (r *Recovery) Migrate(ctx context.Context, a Actor) (*MigrateResult, error) {
-	via, err := r.id.authoriseRepair(ctx, a)
+	via, err := r.id.authoriseOperator(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -195,10 +228,14 @@ func (r *Recovery) Migrate(ctx context.Context, a Actor) (*MigrateResult, error)
 }
 
 // CreateAdmin creates a confirmed account whose member profile has the
-// admin role (SAFE_CREATE_ADMIN). It is allowed to the recovery key or an
-// admin, and to anyone while the instance has no account at all (the
+// admin role (SAFE_CREATE_ADMIN). It is allowed to the operator (see
+// Actor), and to anyone while the instance has no account at all (the
 // initial setup); the count is taken under the settings row lock, so two
-// concurrent initial setups cannot both succeed.
+// concurrent initial setups cannot both succeed. The account is marked
+// operator when it is the initial setup's or the recovery key's (whoever
+// holds the key restores the operator's access); the service role and an
+// operator's session create an organisation admin, whom `fairbalance
+// operator grant` can mark.
 func (r *Recovery) CreateAdmin(ctx context.Context, a Actor, email, password string) (*fairbalance.User, error) {
 	if email == "" || password == "" {
 		return nil, errf(fairbalance.KindInvalid, "validation_failed", "Email and password required")
@@ -210,10 +247,10 @@ func (r *Recovery) CreateAdmin(ctx context.Context, a Actor, email, password str
 	if err := checkNewPassword(password); err != nil {
 		return nil, err
 	}
-	via, authErr := r.id.authoriseRepair(ctx, a)
+	via, authErr := r.id.authoriseOperator(ctx, a)
 	if authErr != nil {
 		// Only the absence of credentials may fall back to the initial
-		// setup; a wrong key or a non-admin session is refused.
+		// setup; a wrong key or a session without the rights is refused.
 		if !errors.Is(authErr, errRepairNeedsKey) {
 			return nil, authErr
 		}
@@ -255,8 +292,14 @@ func (r *Recovery) CreateAdmin(ctx context.Context, a Actor, email, password str
 		if err != nil {
 			return err
 		}
+		op := marksOperator(via)
+		if op {
+			if err := r.markOperator(ctx, tx, u, via); err != nil {
+				return err
+			}
+		}
 		out = u
-		return r.id.audit(ctx, tx, "safe_admin_created", a.actorUser(), a.Client, map[string]any{"via": via, "user_id": u.ID, "email": u.Email})
+		return r.id.audit(ctx, tx, "safe_admin_created", a.actorUser(), a.Client, map[string]any{"via": via, "user_id": u.ID, "email": u.Email, "operator": op})
 	})
 	if err != nil {
 		return nil, internal(err)
@@ -344,7 +387,7 @@ func (r *Recovery) ForceCreateAdminDev(ctx context.Context, a Actor, email strin
 	if err != nil {
 		return nil, err
 	}
-	via, err := r.id.authoriseRepair(ctx, a)
+	via, err := r.id.authoriseOperator(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -383,8 +426,15 @@ func (r *Recovery) ForceCreateAdminDev(ctx context.Context, a Actor, email strin
 				return err
 			}
 		}
+		// A demo account (reset here in development) is never an operator.
+		op := marksOperator(via) && !IsDemoUser(u)
+		if op {
+			if err := r.markOperator(ctx, tx, u, via); err != nil {
+				return err
+			}
+		}
 		out.User = u
-		return r.id.audit(ctx, tx, "dev_admin_forced", a.actorUser(), a.Client, map[string]any{"via": via, "user_id": u.ID, "email": u.Email, "created": out.Created})
+		return r.id.audit(ctx, tx, "dev_admin_forced", a.actorUser(), a.Client, map[string]any{"via": via, "user_id": u.ID, "email": u.Email, "created": out.Created, "operator": op})
 	})
 	if err != nil {
 		return nil, internal(err)
@@ -410,9 +460,10 @@ func clearMustReset(m json.RawMessage) json.RawMessage {
 	return b
 }
 
-// PromoteAdmin gives an existing account the admin role (the operator's
-// `fairbalance admin create`, which has the host's authority), creating its
-// member profile if needed, with an audit entry in the same transaction.
+// PromoteAdmin gives an existing account the admin role and marks it
+// instance operator (the operator's `fairbalance admin create`, which has
+// the host's authority), creating its member profile if needed, with an
+// audit entry in the same transaction.
 func (r *Recovery) PromoteAdmin(ctx context.Context, c Client, userID string) error {
 	err := r.id.tx(ctx, func(tx fairbalance.Tx) error {
 		u, err := tx.UserByID(ctx, userID)
@@ -422,7 +473,10 @@ func (r *Recovery) PromoteAdmin(ctx context.Context, c Client, userID string) er
 		if err := r.makeAdmin(ctx, tx, u); err != nil {
 			return err
 		}
-		return r.id.audit(ctx, tx, "admin_promoted", nil, c, map[string]any{"via": "cli", "user_id": u.ID, "email": u.Email})
+		if err := r.markOperator(ctx, tx, u, grantedByCLI); err != nil {
+			return err
+		}
+		return r.id.audit(ctx, tx, "admin_promoted", nil, c, map[string]any{"via": "cli", "user_id": u.ID, "email": u.Email, "operator": true})
 	})
 	if err != nil {
 		return internal(err)

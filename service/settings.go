@@ -139,22 +139,43 @@ func auditView(w *fairbalance.WorkspaceSettings) map[string]any {
 	}
 }
 
-// View returns the settings for an administrator or the holder of the
-// recovery key (GET_SETTINGS), read from the database, not the cache.
-func (s *Settings) View(ctx context.Context, a Actor) (*fairbalance.WorkspaceSettings, error) {
-	if _, err := s.id.authoriseRepair(ctx, a); err != nil {
+// SettingsView is the workspace settings as GET_SETTINGS shows them to one
+// caller.
+type SettingsView struct {
+	fairbalance.WorkspaceSettings
+	// Editable is true for the operator (see Actor). An organisation's
+	// admin who is not an operator reads the settings only, and UpdatedBy
+	// is "" for them: whoever changed the instance's settings may belong
+	// to another organisation, whose user ids they never learn.
+	Editable bool
+}
+
+// View returns the settings (GET_SETTINGS) for the operator, editable, or
+// for an organisation's admin, read-only; anyone else is refused. They are
+// read from the database, not the cache.
+func (s *Settings) View(ctx context.Context, a Actor) (*SettingsView, error) {
+	_, op, err := s.id.authoriseRepair(ctx, a)
+	if err != nil {
 		return nil, err
 	}
 	w, err := s.id.store.View().WorkspaceSettings(ctx)
-	return w, internal(err)
+	if err != nil {
+		return nil, internal(err)
+	}
+	v := &SettingsView{WorkspaceSettings: *w, Editable: op}
+	if !op {
+		v.UpdatedBy = ""
+	}
+	return v, nil
 }
 
-// Update changes the workspace settings (UPDATE_SETTINGS), for an
-// administrator, the service role or the holder of the recovery key, and
-// records the change with its before and after values in the auth audit
-// in the same transaction. This process sees the change at once.
+// Update changes the workspace settings (UPDATE_SETTINGS), for the
+// operator only (see Actor): an organisation's admin who is not an
+// operator gets not_operator. It records the change with its before and
+// after values in the auth audit in the same transaction. This process
+// sees the change at once.
 func (s *Settings) Update(ctx context.Context, a Actor, p SettingsPatch) (*fairbalance.WorkspaceSettings, error) {
-	via, err := s.id.authoriseRepair(ctx, a)
+	via, err := s.id.authoriseOperator(ctx, a)
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +226,7 @@ func (s *Settings) Update(ctx context.Context, a Actor, p SettingsPatch) (*fairb
 		}
 		w.UpdatedAt = s.id.Now()
 		w.UpdatedBy = via
-		if u := a.actorUser(); u != nil && via == viaAdmin {
+		if u := a.actorUser(); u != nil && via == viaOperator {
 			w.UpdatedBy = u.ID
 		}
 		if err := tx.UpdateWorkspaceSettings(ctx, w); err != nil {

@@ -202,8 +202,21 @@ func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 			t.Fatalf("the audit holds the passcode hash: %s", ev[0].Payload)
 		}
 
-		// An admin member may change the settings too; it is named.
+		// An admin member who is not an operator reads the settings only.
 		admin := e.member("admin@example.com", fairbalance.RoleAdmin)
+		if _, err := e.settings.Update(e.ctx, admin, service.SettingsPatch{DisableSignup: ptr(true)}); errCode(err) != "not_operator" {
+			t.Fatalf("admin, not operator: %v", err)
+		}
+		if v, err := e.settings.View(e.ctx, admin); err != nil || v.Editable || v.UpdatedBy != "" || !v.PreviewPasscodeEnabled {
+			t.Fatalf("admin view %+v %v", v, err)
+		}
+		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 1 {
+			t.Fatalf("a refused update was audited: %+v", ev)
+		}
+		// Marked operator, the admin changes them; it is named.
+		if _, added, err := e.recovery.GrantOperator(e.ctx, e.c, "admin@example.com"); err != nil || !added {
+			t.Fatalf("grant: %v %v", added, err)
+		}
 		w, err = e.settings.Update(e.ctx, admin, service.SettingsPatch{DisableSignup: ptr(true)})
 		if err != nil {
 			t.Fatal(err)
@@ -211,10 +224,10 @@ func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 		if w.UpdatedBy != admin.Principal.User.ID || !w.DisableSignup || !w.PreviewPasscodeEnabled {
 			t.Fatalf("admin update %+v", w)
 		}
-		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 2 || ev[1].ActorID != admin.Principal.User.ID {
+		if ev := e.authEvents("workspace_settings_updated"); len(ev) != 2 || ev[1].ActorID != admin.Principal.User.ID || payloadOf(t, ev[1])["via"] != "operator" {
 			t.Fatalf("audit %+v", ev)
 		}
-		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.DisableSignup {
+		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.DisableSignup || !v.Editable || v.UpdatedBy != admin.Principal.User.ID {
 			t.Fatalf("view %+v %v", v, err)
 		}
 
@@ -399,13 +412,13 @@ func TestRecoveryStatusAndInitialSetup(t *testing.T) {
 			t.Fatalf("profile %+v %v", p, err)
 		}
 		ev := e.authEvents("safe_admin_created")
-		if len(ev) != 1 || payloadOf(t, ev[0])["via"] != "initial_setup" {
+		if len(ev) != 1 || payloadOf(t, ev[0])["via"] != "initial_setup" || payloadOf(t, ev[0])["operator"] != true {
 			t.Fatalf("audit %+v", ev)
 		}
-		// The new admin signs in, and is an admin for the settings.
+		// The new admin signs in, and is the instance's operator.
 		admin := service.Actor{Principal: e.principal(e.signIn("first@example.com")), Client: e.c}
-		if _, err := e.settings.View(e.ctx, admin); err != nil {
-			t.Fatalf("admin view: %v", err)
+		if v, err := e.settings.View(e.ctx, admin); err != nil || !v.Editable || !e.isOperator(u.ID) {
+			t.Fatalf("admin view: %+v %v", v, err)
 		}
 		if st := e.recovery.Status(e.ctx); !st.HasUsers {
 			t.Fatal("status: no users")
@@ -418,11 +431,17 @@ func TestRecoveryStatusAndInitialSetup(t *testing.T) {
 		if _, err := e.recovery.CreateAdmin(e.ctx, viewer, "second@example.com", password); errCode(err) != "not_admin" {
 			t.Fatalf("viewer: %v", err)
 		}
-		if _, err := e.recovery.CreateAdmin(e.ctx, e.withKey(), "second@example.com", password); err != nil {
+		// The recovery key's administrator is an operator (its holder
+		// restores their access); an operator's is an organisation admin.
+		if u, err := e.recovery.CreateAdmin(e.ctx, e.withKey(), "second@example.com", password); err != nil || !e.isOperator(u.ID) {
 			t.Fatalf("with the key: %v", err)
 		}
-		if _, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); err != nil {
+		if u, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); err != nil || e.isOperator(u.ID) {
 			t.Fatalf("by an admin: %v", err)
+		}
+		third := service.Actor{Principal: e.principal(e.signIn("third@example.com")), Client: e.c}
+		if _, err := e.recovery.CreateAdmin(e.ctx, third, "fourth@example.com", password); errCode(err) != "not_operator" {
+			t.Fatalf("by an admin who is no operator: %v", err)
 		}
 		if _, err := e.recovery.CreateAdmin(e.ctx, admin, "third@example.com", password); errCode(err) != "email_exists" {
 			t.Fatalf("existing address: %v", err)
@@ -517,6 +536,9 @@ func TestForceCreateAdminDev(t *testing.T) {
 		}
 		if p, _ := e.db.View().ProfileByID(e.ctx, s.User.ID); p == nil || p.Role != fairbalance.RoleAdmin {
 			t.Fatalf("profile %+v", p)
+		}
+		if !e.isOperator(s.User.ID) {
+			t.Fatal("the recovery key's forced administrator is no operator")
 		}
 		// Choosing a password clears the flag.
 		newPw := "Brand-New-Pass-2"

@@ -181,6 +181,10 @@ func checkProfileUpdate(ctx context.Context, tx fairbalance.Tx, c fairbalance.Ca
 							return refuse("Roles are changed by an administrator.")
 						}
 					}
+					// The instance's first administrator is its operator.
+					if err := grantFirstAdmin(ctx, tx, c.UserID, n); err != nil {
+						return err
+					}
 				case own:
 					return refuse("Nobody changes their own role.")
 				case !sameOrgAdmin:

@@ -59,11 +59,12 @@ func admin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	// The member profile carries the role the app and the data API check.
+	// The member profile carries the role the app and the data API check;
+	// the operator mark, the instance-wide settings and repairs.
 	if err := service.NewRecovery(id, service.RecoveryConfig{}).PromoteAdmin(ctx, service.Client{IP: "cli"}, u.ID); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Created administrator %s (id %s).\n", u.Email, u.ID)
+	fmt.Fprintf(stdout, "Created administrator %s (id %s), an operator of this instance.\n", u.Email, u.ID)
 	if generated {
 		fmt.Fprintf(stdout, "Password (shown once): %s\n", password)
 	}

@@ -2,7 +2,8 @@
 //
 //	fairbalance serve                     run the server (SQLite in ./data by default)
 //	fairbalance migrate                   apply database migrations and exit
-//	fairbalance admin create --email E    create a confirmed administrator account
+//	fairbalance admin create --email E    create a confirmed administrator account (an operator)
+//	fairbalance operator grant|revoke|list  mark accounts as instance operators
 //	fairbalance keys [--json]             print the API keys of the data directory
 //	fairbalance gen types                 print the data API's TypeScript types
 //	fairbalance audit verify [--org ID]   verify the hash chains of the audit trail
@@ -34,7 +35,10 @@ const usage = `Fairbalance — compliance review workspace for life-science mark
 Usage:
   fairbalance serve [flags]                 run the server
   fairbalance migrate [flags]               apply database migrations and exit
-  fairbalance admin create --email E        create a confirmed administrator
+  fairbalance admin create --email E        create a confirmed administrator (an instance operator)
+  fairbalance operator grant --email E      mark an account as an instance operator
+  fairbalance operator revoke --email E     remove the mark (never from the last operator)
+  fairbalance operator list                 list the instance operators
   fairbalance keys [--json]                 print the API keys (anon, service_role)
   fairbalance gen types [--out FILE]        print the TypeScript Database type of the data API
   fairbalance audit verify [--org ID]       verify the audit trail's hash chains
@@ -69,6 +73,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return migrate(ctx, rest, stdout, stderr)
 	case "admin":
 		return admin(ctx, rest, stdin, stdout, stderr)
+	case "operator":
+		return operator(ctx, rest, stdout, stderr)
 	case "keys":
 		return keys(rest, stdout, stderr)
 	case "gen":

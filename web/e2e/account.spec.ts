@@ -250,8 +250,10 @@ test.describe("settings", () => {
     await accessible(page);
   });
 
-  test("an admin sees and changes the workspace settings; a marketer sees none and is refused", async ({ arrange, page, server }) => {
+  test("the operator sees and changes the workspace settings; a marketer sees none and is refused", async ({ arrange, page, server }) => {
     const { orgId, admin } = await arrange.workspace();
+    // The instance's first administrator is its operator.
+    await arrange.operator(admin);
     const marketer = await arrange.member({ role: "marketer", orgId, fullName: "Maya Marketer" });
 
     await signInFast(page, server, admin);
@@ -305,11 +307,50 @@ test.describe("settings", () => {
     expect(refused.status).toBe(403);
   });
 
-  test("turning the passcode gate on keeps the admin's browser in", async ({ browser }) => {
+  test("another organisation's admin sees the instance settings read-only and cannot change them", async ({ arrange, page, server }) => {
+    const { admin } = await arrange.workspace();
+    await signInFast(page, server, admin);
+    await page.goto("/settings");
+    const workspace = page.getByTestId("workspace-settings");
+    await expect(workspace.getByRole("heading", { name: "Workspace security" })).toBeVisible();
+    await expect(workspace.getByTestId("workspace-settings-read-only")).toContainText(
+      "Instance settings are managed by the instance operator",
+    );
+    for (const name of ["Passcode gate", "Invitation-only sign-up", "Hide from search engines"]) {
+      await expect(workspace.getByRole("switch", { name })).toBeDisabled();
+    }
+    await expect(workspace.getByRole("radio", { name: /Private/ })).toBeDisabled();
+    await expect(workspace.getByRole("radio", { name: /Open preview/ })).toBeDisabled();
+    await expect(workspace.getByRole("button", { name: "Save workspace settings" })).toHaveCount(0);
+    // Their organisation's own settings stay theirs.
+    await expect(page.getByRole("heading", { name: "Products & ISI" })).toBeVisible();
+    await accessible(page);
+    await shots(page, "settings-org-admin", { dark: true });
+
+    // The server refuses the change, whatever the screen shows.
+    const { access_token } = await apiSignIn(server, admin);
+    const refused = await asMember(server, access_token, "/functions/v1/security-manager", {
+      method: "POST",
+      body: JSON.stringify({ action: "UPDATE_SETTINGS", settings: { disable_signup: true } }),
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ success: false, code: "not_operator" });
+    const read = await asMember(server, access_token, "/functions/v1/security-manager", {
+      method: "POST",
+      body: JSON.stringify({ action: "GET_SETTINGS" }),
+    });
+    const body = (await read.json()) as { editable?: boolean; settings?: { updated_by?: unknown } };
+    expect(body.editable).toBe(false);
+    expect(body.settings?.updated_by ?? null).toBeNull();
+  });
+
+  test("turning the passcode gate on keeps the operator's browser in", async ({ browser }) => {
     // Its own instance: the gate closes the whole instance.
     const server = await startServer();
     try {
-      const { admin } = await new Arrange(server).workspace();
+      const arrange = new Arrange(server);
+      const { admin } = await arrange.workspace();
+      await arrange.operator(admin);
       const context = await browser.newContext({ baseURL: server.url });
       const page = await context.newPage();
       await signInFast(page, server, admin);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { mkdir } from "node:fs/promises";
 import type { Browser, Page } from "@playwright/test";
-import { expect, PASSWORD, signInFast, test, uniqueEmail, type Member } from "./support/fixtures";
+import { expect, PASSWORD, passwordSession, signInFast, test, uniqueEmail, type Member } from "./support/fixtures";
 import { linkIn, startServer, type Server } from "./support/server";
 
 // The screens outside the shell: sign-in (with initial setup and preview),
@@ -577,7 +577,7 @@ test.describe("safe mode", () => {
       await expect(page.getByText("Safe Mode Cleared")).toBeVisible();
 
       // Without credentials every repair is refused, with the server's reason.
-      const refusal = "Sign in as an administrator or present the recovery key";
+      const refusal = "Sign in as the instance operator or present the recovery key";
       await page.getByRole("button", { name: "Run migrations" }).click();
       await expect(page.getByText("Migration Failed")).toBeVisible();
       await expect(page.getByRole("alert").filter({ hasText: refusal }).first()).toBeVisible();
@@ -650,6 +650,43 @@ test.describe("safe mode", () => {
     }
   });
 
+  test("an organisation admin's session is told it is not the operator's and needs the recovery key; the operator's runs repairs", async ({
+    arrange,
+    browser,
+    page,
+    server,
+  }) => {
+    const { admin } = await arrange.workspace();
+    await signInFast(page, server, admin);
+    await page.goto("/safe");
+    const note = page.getByTestId("credential-note");
+    await expect(note).toContainText("Not the instance operator");
+    await expect(note).toContainText(admin.email);
+    await expect(note).toContainText("Enter the recovery key");
+    await checkA11y(page);
+    await shoot(page, "safe-org-admin");
+    await page.getByRole("button", { name: "Run migrations" }).click();
+    await expect(page.getByText("Migration Failed")).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "managed by the instance operator" }).first()).toBeVisible();
+    // The recovery key decides, whoever is signed in.
+    await page.getByLabel("Recovery key").fill(server.recoveryKey);
+    await expect(note).toContainText("Using the recovery key");
+    await page.getByRole("button", { name: "Run migrations" }).click();
+    await expect(page.getByText("Database connected and migrations applied", { exact: false }).first()).toBeVisible();
+
+    // An operator's session runs them without the key.
+    const { admin: operator } = await arrange.workspace();
+    await arrange.operator(operator);
+    const context = await browser.newContext({ baseURL: server.url });
+    const other = await context.newPage();
+    await signInFast(other, server, operator);
+    await other.goto("/safe");
+    await expect(other.getByTestId("credential-note")).toContainText("an instance operator");
+    await other.getByRole("button", { name: "Run migrations" }).click();
+    await expect(other.getByText("Database connected and migrations applied", { exact: false }).first()).toBeVisible();
+    await context.close();
+  });
+
   test("force-create is refused outside development mode", async ({ page }) => {
     await page.goto("/safe");
     await page.getByRole("button", { name: "Force-create admin" }).click();
@@ -676,6 +713,14 @@ test.describe("initial setup", () => {
       await expectPath(page, "/");
       await expect(page.getByText("Login successful")).toBeVisible();
       expect(await profileOf(own, email)).toMatchObject({ role: "admin", org_id: null });
+      // The first administrator is the instance's operator: the instance-wide settings are theirs to change.
+      const founder = await passwordSession(own, { email, password: PASSWORD });
+      const settings = await fetch(`${own.url}/functions/v1/security-manager`, {
+        method: "POST",
+        headers: { apikey: own.anonKey, Authorization: `Bearer ${String(founder.access_token)}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ action: "GET_SETTINGS" }),
+      });
+      expect(await settings.json()).toMatchObject({ success: true, editable: true });
 
       // Once there is an account the card is gone, unless asked for, and then the server refuses.
       await page.evaluate(() => {
@@ -689,7 +734,7 @@ test.describe("initial setup", () => {
       await page.getByLabel("Administrator password").fill(PASSWORD);
       await page.getByRole("button", { name: "Create Administrator" }).click();
       await expect(page.getByText("Bootstrap failed").first()).toBeVisible();
-      await expect(page.getByRole("main").getByText("Sign in as an administrator or present the recovery key")).toBeVisible();
+      await expect(page.getByRole("main").getByText("Sign in as the instance operator or present the recovery key")).toBeVisible();
       await page.context().close();
     } finally {
       await own.stop();

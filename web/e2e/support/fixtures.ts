@@ -1,7 +1,11 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { startServer, type Server } from "./server";
+import { promisify } from "node:util";
+import { BIN, startServer, type Server } from "./server";
+
+const execFileP = promisify(execFile);
 
 /** Where the app keeps its session (src/lib/supabase.ts). */
 export const AUTH_STORAGE_KEY = "fairbalance.auth";
@@ -69,6 +73,15 @@ export class Arrange {
     });
     if (!patch.ok) throw new Error(`set profile: ${patch.status} ${await patch.text()}`);
     return { id: user.id, email, password, orgId, role, fullName };
+  }
+
+  /**
+   * Marks `member` an instance operator, as the server's operator does from
+   * a shell (`fairbalance operator grant`): only operators change the
+   * instance-wide settings; other admins see them read-only.
+   */
+  async operator(member: Pick<Member, "email">): Promise<void> {
+    await execFileP(BIN, ["operator", "grant", "--email", member.email, "--data-dir", this.server.dataDir]);
   }
 
   /** An organisation with an admin in it. */

@@ -99,8 +99,13 @@ export function useSaveNotificationPreference() {
   });
 }
 
-/** The workspace settings as the security manager reports them. */
+/**
+ * The workspace settings as the security manager reports them. `editable`
+ * is the server's word on whether this session may change them: only the
+ * instance operator may; an organisation's admin reads them.
+ */
 export interface WorkspaceSettings {
+  editable: boolean;
   preview_passcode_enabled: boolean;
   preview_passcode_set: boolean;
   site_access_mode: "PUBLIC" | "PRIVATE";
@@ -119,8 +124,10 @@ export interface WorkspaceSettingsPatch {
 }
 
 export function parseWorkspaceSettings(body: unknown): WorkspaceSettings {
-  const s = (body as { settings?: Record<string, unknown> } | null)?.settings ?? {};
+  const b = body as { settings?: Record<string, unknown>; editable?: unknown } | null;
+  const s = b?.settings ?? {};
   return {
+    editable: b?.editable === true,
     preview_passcode_enabled: s.preview_passcode_enabled === true,
     preview_passcode_set: s.preview_passcode_set === true,
     site_access_mode: s.site_access_mode === "PRIVATE" ? "PRIVATE" : "PUBLIC",

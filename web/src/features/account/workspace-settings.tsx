@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Building2, History, KeyRound, Lock, SearchX, UserPlus } from "lucide-react";
+import { Building2, History, KeyRound, Lock, SearchX, ShieldCheck, UserPlus } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -21,6 +21,8 @@ const MIN_PASSCODE = 6;
 const MAX_PASSCODE = 128;
 const PASSCODE_LENGTH = "The passcode must have between 6 and 128 characters";
 const PASSCODE_NEEDED = "Enter a passcode to turn the gate on";
+/** Why an organisation's admin sees the settings without controls to change them. */
+const OPERATOR_MANAGED = "Instance settings are managed by the instance operator";
 
 class FunctionFailure extends Error {
   readonly problem: ServerProblem;
@@ -118,6 +120,7 @@ function AccessOption({
   checked,
   onChange,
   title,
+  disabled,
   children,
 }: {
   name: string;
@@ -125,6 +128,7 @@ function AccessOption({
   checked: boolean;
   onChange: (value: "PUBLIC" | "PRIVATE") => void;
   title: string;
+  disabled: boolean;
   children: ReactNode;
 }) {
   const id = useId();
@@ -132,8 +136,10 @@ function AccessOption({
     <label
       htmlFor={id}
       className={cn(
-        "flex cursor-pointer items-start gap-3 rounded-lg border p-3 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
-        checked ? "border-primary bg-primary/5" : "hover:bg-accent/50",
+        "flex items-start gap-3 rounded-lg border p-3 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring",
+        disabled ? "cursor-not-allowed" : "cursor-pointer",
+        checked ? "border-primary bg-primary/5" : !disabled && "hover:bg-accent/50",
+        disabled && !checked && "opacity-60",
       )}
     >
       <input
@@ -142,6 +148,7 @@ function AccessOption({
         name={name}
         value={value}
         checked={checked}
+        disabled={disabled}
         onChange={() => {
           onChange(value);
         }}
@@ -162,11 +169,13 @@ function AccessOption({
 }
 
 /**
- * The security manager's workspace settings, for owners and admins: the
- * passcode gate (with its passcode), site access (private or open to the
- * public demo preview), sign-up by invitation only, and search-engine
- * indexing. They apply to the whole instance; the server refuses anyone
- * else.
+ * The security manager's workspace settings, shown to owners and admins:
+ * the passcode gate (with its passcode), site access (private or open to
+ * the public demo preview), sign-up by invitation only, and search-engine
+ * indexing. They apply to the whole instance, so only the instance
+ * operator changes them; the server says whether this session may
+ * (`editable`), and an organisation's admin who is not the operator sees
+ * them read-only. The server refuses anyone else either way.
  */
 export function WorkspaceSettingsCard() {
   const queryClient = useQueryClient();
@@ -222,6 +231,7 @@ export function WorkspaceSettingsCard() {
   const d = s ? (edit?.base === s ? edit.draft : toDraft(s)) : null;
   const patch = s && d ? patchOf(s, d) : {};
   const dirty = Object.keys(patch).length > 0;
+  const readOnly = s ? !s.editable : false;
   const passcodeError = s && d ? passcodeProblem(s, d) : undefined;
   const update = (change: Partial<Draft>) => {
     if (s && d) setEdit({ base: s, draft: { ...d, ...change } });
@@ -234,7 +244,7 @@ export function WorkspaceSettingsCard() {
         onSubmit={(event) => {
           event.preventDefault();
           setAttempted(true);
-          if (!s || !d || passcodeError || !dirty) return;
+          if (!s || !d || readOnly || passcodeError || !dirty) return;
           save.mutate({ patch });
         }}
       >
@@ -245,8 +255,9 @@ export function WorkspaceSettingsCard() {
           <div className="grid gap-1">
             <CardTitle>Workspace security</CardTitle>
             <CardDescription>
-              Who can reach this Fairbalance instance and how people join it. These settings apply to the whole instance
-              and only owners and administrators can change them; every change is recorded in the audit trail.
+              Who can reach this Fairbalance instance and how people join it. These settings apply to the whole instance,
+              every organisation on it included, and only the instance operator can change them; every change is recorded
+              in the audit trail.
             </CardDescription>
           </div>
         </CardHeader>
@@ -259,6 +270,18 @@ export function WorkspaceSettingsCard() {
             </div>
           ) : (
             <>
+              {readOnly ? (
+                <div className="pb-5">
+                  <Alert variant="info" role="note" data-testid="workspace-settings-read-only">
+                    <ShieldCheck aria-hidden="true" />
+                    <AlertTitle>{OPERATOR_MANAGED}</AlertTitle>
+                    <AlertDescription>
+                      You see them as they are now. The operator — whoever runs this Fairbalance server — changes them for
+                      every organisation here; ask them if something should change.
+                    </AlertDescription>
+                  </Alert>
+                </div>
+              ) : null}
               <SettingRow
                 icon={KeyRound}
                 title={
@@ -277,6 +300,7 @@ export function WorkspaceSettingsCard() {
                 control={
                   <Switch
                     id={gateId}
+                    disabled={readOnly}
                     checked={d.gate}
                     onCheckedChange={(gate) => {
                       update({ gate });
@@ -285,7 +309,7 @@ export function WorkspaceSettingsCard() {
                   />
                 }
               >
-                {d.gate ? (
+                {d.gate && !readOnly ? (
                   <Field
                     label={s.preview_passcode_enabled ? "New passcode (optional)" : "Passcode"}
                     error={attempted || d.passcode !== "" ? passcodeError : undefined}
@@ -319,6 +343,7 @@ export function WorkspaceSettingsCard() {
                     onChange={(mode) => {
                       update({ mode });
                     }}
+                    disabled={readOnly}
                     title="Private"
                   >
                     Only signed-in members see anything. The public, read-only preview of the demo workspace is closed.
@@ -330,6 +355,7 @@ export function WorkspaceSettingsCard() {
                     onChange={(mode) => {
                       update({ mode });
                     }}
+                    disabled={readOnly}
                     title="Open preview"
                   >
                     Visitors may open the read-only demo workspace without an account, while the server's operator
@@ -349,6 +375,7 @@ export function WorkspaceSettingsCard() {
                 control={
                   <Switch
                     id={signupId}
+                    disabled={readOnly}
                     checked={d.disableSignup}
                     onCheckedChange={(disableSignup) => {
                       update({ disableSignup });
@@ -373,6 +400,7 @@ export function WorkspaceSettingsCard() {
                 control={
                   <Switch
                     id={indexId}
+                    disabled={readOnly}
                     checked={d.blockIndexing}
                     onCheckedChange={(blockIndexing) => {
                       update({ blockIndexing });
@@ -389,21 +417,23 @@ export function WorkspaceSettingsCard() {
             <History aria-hidden="true" className="size-3.5" />
             {s?.updated_at ? `Last changed ${formatDateTime(s.updated_at)}` : "Not changed yet"}
           </p>
-          <div className="flex w-full flex-wrap justify-end gap-2 sm:w-auto">
-            <Button
-              variant="ghost"
-              disabled={!dirty || save.isPending}
-              onClick={() => {
-                setEdit(null);
-                setAttempted(false);
-              }}
-            >
-              Discard changes
-            </Button>
-            <Button type="submit" disabled={!dirty || save.isPending}>
-              {save.isPending ? "Saving…" : "Save workspace settings"}
-            </Button>
-          </div>
+          {readOnly ? null : (
+            <div className="flex w-full flex-wrap justify-end gap-2 sm:w-auto">
+              <Button
+                variant="ghost"
+                disabled={!dirty || save.isPending}
+                onClick={() => {
+                  setEdit(null);
+                  setAttempted(false);
+                }}
+              >
+                Discard changes
+              </Button>
+              <Button type="submit" disabled={!dirty || save.isPending}>
+                {save.isPending ? "Saving…" : "Save workspace settings"}
+              </Button>
+            </div>
+          )}
         </CardFooter>
       </form>
     </Card>

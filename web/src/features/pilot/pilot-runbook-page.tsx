@@ -47,11 +47,11 @@ const SERVE_FLAGS: [flag: string, env: string, def: string, meaning: string][] =
 
 const REPAIRS: [repair: string, what: string, who: string][] = [
   ["Database status", "Reports the backend (SQLite or PostgreSQL), whether the database answers, whether it has accounts, and its migration level.", "Anyone"],
-  ["Connect and migrate", "Checks the connection and applies pending migrations; reports the level before and after.", "Recovery key or admin"],
-  ["Create admin", "Creates a confirmed account with the admin role from an e-mail and a password that meets the password policy.", "Recovery key or admin; anyone while the instance has no account"],
+  ["Connect and migrate", "Checks the connection and applies pending migrations; reports the level before and after.", "Recovery key or operator"],
+  ["Create admin", "Creates a confirmed account with the admin role from an e-mail and a password that meets the password policy.", "Recovery key or operator; anyone while the instance has no account"],
   ["Force-create admin", "Creates (or resets) an admin with a fixed temporary password that must be changed at the first sign-in.", "Development mode (--dev) only"],
-  ["Disable passcode gate", "Turns the passcode gate off, for when nobody can get past it.", "Recovery key or admin"],
-  ["Force private mode", "Sets site access to PRIVATE, turns sign-up off and blocks search-engine indexing in one step.", "Recovery key or admin"],
+  ["Disable passcode gate", "Turns the passcode gate off, for when nobody can get past it.", "Recovery key or operator"],
+  ["Force private mode", "Sets site access to PRIVATE, turns sign-up off and blocks search-engine indexing in one step.", "Recovery key or operator"],
 ];
 
 const PHASES: [when: string, goal: string, steps: string[]][] = [
@@ -201,12 +201,20 @@ FAIRBALANCE_DATABASE_URL='postgres://fairbalance:secret@db.internal/fairbalance'
               invitations. Invitations made in the wizard are not e-mailed: the wizard shows each person's sign-up link to pass
               on. Members without an organization see a page asking them to get an invitation.
             </P>
+            <P>
+              This first administrator is also the instance&apos;s <strong>operator</strong>: the instance-wide settings and the
+              safe-mode repairs are theirs (and the recovery key&apos;s), while other organisations&apos; admins see those settings
+              read-only. Mark more operators, or remove the mark (never from the last one), on the server:
+            </P>
+            <Code>{`bin/fairbalance operator grant --email it-ops@example.com
+bin/fairbalance operator revoke --email ops@example.com
+bin/fairbalance operator list`}</Code>
           </Section>
 
           <Section id="access">
             <P>
-              Administrators change the workspace security settings under Settings. Each change is recorded in the audit trail
-              with its before and after values.
+              The instance operator changes the workspace security settings under Settings; other administrators see them
+              read-only. Each change is recorded in the audit trail with its before and after values.
             </P>
             <H3>Passcode gate</H3>
             <P>
@@ -230,7 +238,7 @@ FAIRBALANCE_DATABASE_URL='postgres://fairbalance:secret@db.internal/fairbalance'
             <H3>The recovery key</H3>
             <P>
               The recovery key is printed once, when the keys are generated at the first start, and kept in{" "}
-              <Mono>keys.json</Mono>. It authorises the safe-mode repairs instead of an administrator's session, and a repair call
+              <Mono>keys.json</Mono>. It authorises the safe-mode repairs instead of an operator's session, and a repair call
               that carries it passes the passcode gate. Store it offline, like a root password; anyone holding it can create an
               administrator.
             </P>
@@ -239,7 +247,7 @@ FAIRBALANCE_DATABASE_URL='postgres://fairbalance:secret@db.internal/fairbalance'
               Safe mode is the emergency screen for when the app cannot be used normally. Open{" "}
               <Mono>/safe?__safe=1</Mono> to turn it on for 2 hours in this browser; <Mono>/safe?__clear_safe=1</Mono> turns it off.
               The screen is open without signing in and bypasses the app's own guards, but every repair is checked by the server:
-              it needs the recovery key or an administrator's session, and each one is recorded in the audit trail with how it
+              it needs the recovery key or an operator's session, and each one is recorded in the audit trail with how it
               was authorised.
             </P>
             <div className="overflow-x-auto rounded-lg border" tabIndex={0} role="region" aria-label="Safe-mode repairs">

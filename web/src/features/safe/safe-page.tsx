@@ -44,8 +44,11 @@ import {
   generateTemporaryPassword,
   parseDbStatus,
   repairCredential,
+  standingFromError,
+  standingFromSettings,
   validateCreateAdmin,
   validateForceCreate,
+  type SessionStanding,
 } from "./safe";
 
 type Call = (fn: string, body: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -55,16 +58,33 @@ type Call = (fn: string, body: Record<string, unknown>) => Promise<Record<string
  * 2-hour safe session, shows the database's state and a diagnostics
  * summary, and offers the repairs (migrations, administrator creation,
  * passcode gate, private mode). The server runs a repair only for the
- * recovery key or an administrator's session and says why otherwise; its
- * message is shown as is.
+ * instance operator — the recovery key, or the session of an account
+ * marked operator — and says why otherwise; its message is shown as is.
+ * A signed-in session is asked up front whether it is the operator's, so
+ * an organisation admin's is told to use the recovery key before trying.
  */
 export function SafePage() {
   useDocumentTitle("Safe mode");
   const auth = useAuth();
   const [recoveryKey, setRecoveryKey] = useState("");
-  const options: InvokeOptions = { recoveryKey, accessToken: auth.session?.access_token };
+  const accessToken = auth.session?.access_token;
+  const options: InvokeOptions = { recoveryKey, accessToken };
   const call: Call = (fn, body) => invokeFunction(fn, body, options);
   const credential = repairCredential(recoveryKey, auth.user?.email);
+  const standing = useQuery({
+    queryKey: ["safe", "standing", accessToken],
+    enabled: Boolean(accessToken),
+    queryFn: async (): Promise<SessionStanding> => {
+      try {
+        return standingFromSettings(await invokeFunction("security-manager", { action: "GET_SETTINGS" }, { accessToken }));
+      } catch (error) {
+        return standingFromError(error);
+      }
+    },
+    retry: false,
+    staleTime: 0,
+    gcTime: 0,
+  });
 
   return (
     <div className="relative isolate flex flex-1 flex-col px-4 py-8 sm:px-6 sm:py-12">
@@ -83,7 +103,8 @@ export function SafePage() {
               </h1>
               <p className="max-w-2xl text-sm leading-6 text-muted-foreground">
                 Emergency recovery for this Fairbalance instance: check the database, run repairs and create an
-                administrator when nobody can sign in. Repairs need the recovery key or an administrator&apos;s session.
+                administrator when nobody can sign in. Repairs need the recovery key or the instance operator&apos;s
+                session.
               </p>
             </div>
           </div>
@@ -103,8 +124,8 @@ export function SafePage() {
             </CardTitle>
             <CardDescription>
               The recovery key was printed once when this server generated its keys and is kept in{" "}
-              <code className="rounded bg-muted px-1 py-0.5 text-xs">keys.json</code> in its data directory. An
-              administrator who is signed in can run the repairs without it.
+              <code className="rounded bg-muted px-1 py-0.5 text-xs">keys.json</code> in its data directory. The
+              instance operator, signed in, can run the repairs without it; an organisation&apos;s admin cannot.
             </CardDescription>
           </CardHeader>
           <CardContent className="grid gap-4 md:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] md:items-start">
@@ -118,7 +139,11 @@ export function SafePage() {
                 }}
               />
             </Field>
-            <CredentialNote credential={credential} email={auth.user?.email} />
+            <CredentialNote
+              credential={credential}
+              email={auth.user?.email}
+              standing={standing.isPending ? "checking" : (standing.data ?? "unknown")}
+            />
           </CardContent>
         </Card>
 
@@ -133,32 +158,59 @@ export function SafePage() {
   );
 }
 
-function CredentialNote({ credential, email }: { credential: ReturnType<typeof repairCredential>; email: string | undefined }) {
+function CredentialNote({
+  credential,
+  email,
+  standing,
+}: {
+  credential: ReturnType<typeof repairCredential>;
+  email: string | undefined;
+  standing: SessionStanding | "checking";
+}) {
   if (credential === "recovery-key") {
     return (
-      <Alert variant="info" role="status">
+      <Alert variant="info" role="status" data-testid="credential-note">
         <KeyRound aria-hidden="true" />
         <AlertTitle>Using the recovery key</AlertTitle>
         <AlertDescription>The server checks it with each repair; a wrong key is refused.</AlertDescription>
       </Alert>
     );
   }
+  if (credential === "session" && standing === "not-operator") {
+    return (
+      <Alert variant="warning" role="status" data-testid="credential-note">
+        <Lock aria-hidden="true" />
+        <AlertTitle>Not the instance operator</AlertTitle>
+        <AlertDescription>
+          Signed in as <span className="font-medium">{email}</span>, which is not the instance operator&apos;s account, so
+          the server refuses its repairs and changes to instance settings. Enter the recovery key to run them.
+        </AlertDescription>
+      </Alert>
+    );
+  }
   if (credential === "session") {
     return (
-      <Alert variant="info" role="status">
+      <Alert variant="info" role="status" data-testid="credential-note">
         <UserCog aria-hidden="true" />
         <AlertTitle>Using your session</AlertTitle>
         <AlertDescription>
-          Signed in as <span className="font-medium">{email}</span>. Repairs work if this account is an administrator.
+          Signed in as <span className="font-medium">{email}</span>
+          {standing === "operator"
+            ? ", an instance operator: the repairs run with this session."
+            : standing === "checking"
+              ? ". Checking whether this account is the instance operator…"
+              : ". Repairs work if this account is an instance operator."}
         </AlertDescription>
       </Alert>
     );
   }
   return (
-    <Alert variant="warning" role="status">
+    <Alert variant="warning" role="status" data-testid="credential-note">
       <Lock aria-hidden="true" />
       <AlertTitle>No credentials yet</AlertTitle>
-      <AlertDescription>Enter the recovery key (or sign in as an administrator): without it the server refuses every repair.</AlertDescription>
+      <AlertDescription>
+        Enter the recovery key (or sign in as the instance operator): without it the server refuses every repair.
+      </AlertDescription>
     </Alert>
   );
 }
@@ -554,7 +606,7 @@ function AdminCard({ call }: { call: Call }) {
     <SectionCard
       icon={UserCog}
       title="Create an administrator"
-      description="A confirmed account with the admin role. Note the password before you leave this page."
+      description="A confirmed account with the admin role; made with the recovery key, it is an instance operator too. Note the password before you leave this page."
     >
       <form noValidate onSubmit={onCreate} className="grid gap-4">
         <Field label="Administrator e-mail" error={formError}>

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { FunctionError } from "@/lib/functions";
 import { passwordProblem } from "@/lib/password";
 import {
   backendLabel,
@@ -7,6 +8,8 @@ import {
   generateTemporaryPassword,
   parseDbStatus,
   repairCredential,
+  standingFromError,
+  standingFromSettings,
   validateCreateAdmin,
   validateForceCreate,
 } from "./safe";
@@ -73,5 +76,18 @@ describe("answers", () => {
     expect(repairCredential(" key ", "a@b.c")).toBe("recovery-key");
     expect(repairCredential("", "a@b.c")).toBe("session");
     expect(repairCredential("", undefined)).toBe("none");
+  });
+
+  it("tells the instance operator's session from an organisation admin's", () => {
+    expect(standingFromSettings({ success: true, editable: true, settings: {} })).toBe("operator");
+    expect(standingFromSettings({ success: true, editable: false, settings: {}, message: "Instance settings are managed by the instance operator" })).toBe(
+      "not-operator",
+    );
+    // An older answer without the flag gives no rights.
+    expect(standingFromSettings({ success: true, settings: {} })).toBe("not-operator");
+    expect(standingFromError(new FunctionError("Only an administrator may do this", 403, "not_admin"))).toBe("not-operator");
+    expect(standingFromError(new FunctionError("Gate", 401, "gate_required"))).toBe("unknown");
+    expect(standingFromError(new FunctionError("The server could not be reached.", 0, "network_error"))).toBe("unknown");
+    expect(standingFromError(new Error("boom"))).toBe("unknown");
   });
 });

@@ -3,6 +3,7 @@
  * generator and readers of the repair functions' answers.
  */
 import { isRecord } from "@/lib/api";
+import { FunctionError } from "@/lib/functions";
 import { passwordProblem } from "@/lib/password";
 
 /** Prefilled in the create-administrator form (spec §9); the operator changes it. */
@@ -99,4 +100,21 @@ export function repairCredential(recoveryKey: string, signedInEmail: string | un
   if (recoveryKey.trim() !== "") return "recovery-key";
   if (signedInEmail) return "session";
   return "none";
+}
+
+/**
+ * Whether the signed-in session holds the instance operator's rights (the
+ * repairs and instance-wide settings are the operator's, not every
+ * organisation admin's): "unknown" when the server could not say.
+ */
+export type SessionStanding = "operator" | "not-operator" | "unknown";
+
+/** The standing the security manager's GET_SETTINGS answer shows: `editable` only for the operator. */
+export function standingFromSettings(body: Record<string, unknown>): SessionStanding {
+  return body.editable === true ? "operator" : "not-operator";
+}
+
+/** The standing a refused GET_SETTINGS shows: a 403 is a session without the rights; anything else says nothing. */
+export function standingFromError(error: unknown): SessionStanding {
+  return error instanceof FunctionError && error.status === 403 ? "not-operator" : "unknown";
 }
