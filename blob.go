@@ -48,3 +48,10 @@ type BlobStore interface {
 	// Copy duplicates the blob at src to dst (atomically visible).
 	Copy(ctx context.Context, src, dst string) (BlobInfo, error)
 }
+
+// BlobLister is a BlobStore that can list its keys.
+type BlobLister interface {
+	// ListBlobs returns the keys of the visible blobs that begin with
+	// prefix, sorted. Blobs being written are not listed.
+	ListBlobs(ctx context.Context, prefix string) ([]string, error)
+}

@@ -10,11 +10,16 @@ import (
 	"fairbalance"
 )
 
-// TamperForTest runs a raw statement on the writer, bypassing the ports.
+// TamperForTest runs a raw statement on the writer, bypassing the ports,
+// with args for its "?" placeholders (written as the backend wants them).
 // Tests use it to show that the database itself refuses what the service
-// layer never attempts (editing the audit trail).
-func (db *DB) TamperForTest(ctx context.Context, stmt string) error {
-	_, err := db.writer.ExecContext(ctx, stmt)
+// layer never attempts (editing the audit trail), and to play someone with
+// direct access to the database.
+func (db *DB) TamperForTest(ctx context.Context, stmt string, args ...any) error {
+	if len(args) > 0 {
+		stmt = db.d.rebind(stmt)
+	}
+	_, err := db.writer.ExecContext(ctx, stmt, args...)
 	return err
 }
 
