@@ -85,7 +85,9 @@ func TestAuditVerifySeals(t *testing.T) {
 			stored := appendAudit(t, db, entriesFor("org-a", 10))
 			view := db.AuditView()
 			at := auditT0
-			seal := func(seq int64, hash string) fairbalance.AuditSeal { return fairbalance.AuditSeal{Seq: seq, Hash: hash, At: at} }
+			seal := func(seq int64, hash string) fairbalance.AuditSeal {
+				return fairbalance.AuditSeal{Seq: seq, Hash: hash, At: at}
+			}
 
 			v, err := view.VerifyAudit(ctx, "org-a", seal(5, stored[4].Hash), seal(10, stored[9].Hash), seal(5, stored[4].Hash))
 			if err != nil || !v.OK || v.Seals != 3 || v.SealedSeq != 10 || v.Entries != 10 {
