@@ -10,8 +10,11 @@ export type AuditEntry = Database["public"]["Tables"]["audit_logs_v2"]["Row"];
 /** A member of the caller's organisation, for actor names and the actor filter. */
 export type AuditMember = Pick<Database["public"]["Tables"]["members"]["Row"], "id" | "email" | "full_name" | "role" | "deactivated_at">;
 
-/** The columns the table, the detail and the export read (everything audit_logs_v2 has). */
-export const ENTRY_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, hash, client_reported";
+/** The columns the CSV export holds, in its order. */
+export const EXPORT_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, hash";
+
+/** The columns the table and the detail read (everything audit_logs_v2 has). */
+export const ENTRY_COLUMNS = `${EXPORT_COLUMNS}, client_reported` as const;
 
 /** One PostgREST filter: column, operator, value. */
 export type QueryFilter = readonly [column: string, operator: string, value: string];
@@ -163,9 +166,9 @@ export async function exportCsv(filters: ResolvedFilters): Promise<Blob> {
   const sb = await getSupabase();
   if (filters === null) {
     // An empty period: still a file, with the header only.
-    return new Blob([`${ENTRY_COLUMNS.replaceAll(" ", "")}\r\n`], { type: "text/csv;charset=utf-8" });
+    return new Blob([`${EXPORT_COLUMNS.replaceAll(" ", "")}\r\n`], { type: "text/csv;charset=utf-8" });
   }
-  let q = sb.from("audit_logs_v2").select(ENTRY_COLUMNS);
+  let q = sb.from("audit_logs_v2").select(EXPORT_COLUMNS);
   for (const [column, op, value] of filters) q = q.filter(column, op, value);
   const text = unwrap(await q.order("id", { ascending: false }).csv());
   return new Blob([text], { type: "text/csv;charset=utf-8" });
