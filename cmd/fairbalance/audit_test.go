@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -395,4 +396,59 @@ func auditBackends() []string {
 		return []string{"sqlite", "postgres"}
 	}
 	return []string{"sqlite"}
+}
+
+// The server seals on shutdown what grew since its last pass, and verify
+// then checks the chain against that checkpoint. An interval longer than a
+// minute is refused.
+func TestServeSealsOnShutdown(t *testing.T) {
+	dir := t.TempDir()
+	var keys bytes.Buffer
+	if err := run(context.Background(), []string{"keys", "--json", "--data-dir", dir}, nil, &keys, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	var k map[string]string
+	_ = json.Unmarshal(keys.Bytes(), &k)
+	if pub, err := auth.ParseAuditPublicKey(k["audit_checkpoint_public_key"]); err != nil || len(pub) != ed25519.PublicKeySize {
+		t.Fatalf("keys --json: %v %v", k, err)
+	}
+
+	base, stop := startServer(t, dir) // seals every minute: only the shutdown pass runs here
+	req, _ := http.NewRequest("POST", base+"/rest/v1/orgs", strings.NewReader(`{"name":"Sealed Org"}`))
+	req.Header.Set("apikey", k["service_role_key"])
+	req.Header.Set("Authorization", "Bearer "+k["service_role_key"])
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("create org: %d", res.StatusCode)
+	}
+	if _, err := os.Stat(filepath.Join(dir, auditseal.FileName)); !os.IsNotExist(err) {
+		t.Fatalf("sealed before the first pass: %v", err)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, auditseal.FileName))
+	if err != nil {
+		t.Fatalf("no checkpoint after shutdown: %v", err)
+	}
+	var cp fairbalance.AuditCheckpoint
+	if err := json.Unmarshal(bytes.TrimSpace(b), &cp); err != nil || cp.Seq != 1 || cp.OrgID == "" {
+		t.Fatalf("checkpoint %s: %v", b, err)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, auditseal.FileName)); st.Mode().Perm() != 0o600 {
+		t.Fatalf("checkpoint log mode %v", st.Mode().Perm())
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"audit", "verify", "--data-dir", dir}, nil, &out, io.Discard); err != nil || !strings.Contains(out.String(), "org "+cp.OrgID+": 1 entries, ok, sealed up to entry 1 by 1 checkpoint") {
+		t.Fatalf("verify: %v\n%s", err, out.String())
+	}
+
+	if err := run(context.Background(), []string{"serve", "--data-dir", dir, "--audit-seal-interval", "2m"}, nil, io.Discard, io.Discard); err == nil || !strings.Contains(err.Error(), "at most 1m") {
+		t.Fatalf("a 2m interval: %v", err)
+	}
 }
