@@ -243,4 +243,3 @@ func TestVerifyAuditChainSealed(t *testing.T) {
 		})
 	}
 }
-
