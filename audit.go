@@ -23,14 +23,24 @@ import (
 //
 // The chain proves integrity against anyone who changes rows without
 // recomputing every later hash. Someone able to rewrite the whole tail of a
-// chain is caught only by comparing the chain head with a copy kept
-// elsewhere (AuditVerification.HeadHash).
+// chain (or cut it and roll the head back) is caught by the checkpoints:
+// signed copies of each chain's head, written at least every minute outside
+// the database (see AuditCheckpoint), against which VerifyAudit checks the
+// chain.
 
 // GenesisHash is the PrevHash of the first entry of every chain.
 const GenesisHash = "0000000000000000000000000000000000000000000000000000000000000000"
 
-// auditHashDomain opens the hashed encoding; a new encoding gets a new tag.
-const auditHashDomain = "fairbalance.audit.v1"
+// auditHashDomain opens the hashed encoding of an entry the server
+// recorded; a new encoding gets a new tag. clientHashDomain opens that of a
+// client-reported entry, which adds the flag as a last field: the tag alone
+// already tells the two kinds apart, so no one can turn one into the other
+// without recomputing the hash, while every entry written before the flag
+// existed (all hashed under v1) still verifies.
+const (
+	auditHashDomain  = "fairbalance.audit.v1"
+	clientHashDomain = "fairbalance.audit.v2"
+)
 
 // AuditEntry is one entry of an organisation's audit trail.
 //
@@ -61,6 +71,12 @@ type AuditEntry struct {
 	IP        string
 	UserAgent string
 	CreatedAt time.Time
+	// ClientReported marks an entry a client appended through the data API
+	// (audit_logs, audit_logs_v2) rather than one the server recorded for a
+	// change it made: it says only what the client claims. Such entries
+	// never carry a server action name (see IsServerAuditAction). The flag
+	// is part of the hash.
+	ClientReported bool
 	// PrevHash is the Hash of entry ID-1 of the same chain, or GenesisHash.
 	PrevHash string
 	// Hash is ComputeHash of the entry as stored.
@@ -148,6 +164,12 @@ const auditTimeLayout = "2006-01-02T15:04:05.000000Z"
 // (CanonicalJSON; bytes that are not valid JSON are hashed as they are,
 // which no canonical form can equal). Changing this encoding would break
 // every stored chain: it is fixed by a test vector.
+//
+// A ClientReported entry is encoded the same way under the tag
+// "fairbalance.audit.v2", with one more field after PrevHash: the byte
+// '1'. An entry the server recorded keeps the v1 encoding (entries written
+// before the flag existed are all such), so clearing or setting the flag
+// changes the hash.
 func (e *AuditEntry) ComputeHash() string { return e.hash(true) }
 
 // HashMatches reports whether Hash is ComputeHash of e. It first hashes
@@ -178,7 +200,11 @@ func (e *AuditEntry) hash(canonical bool) string {
 		}
 		field(m)
 	}
-	field([]byte(auditHashDomain))
+	if e.ClientReported {
+		field([]byte(clientHashDomain))
+	} else {
+		field([]byte(auditHashDomain))
+	}
 	field(strconv.AppendInt(nil, e.ID, 10))
 	text(e.OrgID)
 	text(e.ActorID)
@@ -193,6 +219,9 @@ func (e *AuditEntry) hash(canonical bool) string {
 	text(e.UserAgent)
 	field([]byte(e.CreatedAt.UTC().Truncate(time.Microsecond).Format(auditTimeLayout)))
 	text(e.PrevHash)
+	if e.ClientReported {
+		text("1")
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -231,7 +260,22 @@ const (
 	AuditBrokenLink   = "broken link"
 	AuditGap          = "gap in sequence"
 	AuditHeadMismatch = "chain head mismatch"
+	// AuditSealMismatch: an entry no longer has the hash a checkpoint
+	// sealed, so the chain up to it was rewritten (hashes recomputed and
+	// all) after the checkpoint was written.
+	AuditSealMismatch = "checkpoint mismatch"
+	// AuditSealMissing: the chain ends before an entry a checkpoint sealed,
+	// so entries were removed from its end (and the head rolled back).
+	AuditSealMissing = "sealed entries missing"
 )
+
+// AuditSeal is what one checkpoint (see AuditCheckpoint) asserts about a
+// chain: that entry Seq had the hash Hash when it was sealed at At.
+type AuditSeal struct {
+	Seq  int64
+	Hash string
+	At   time.Time
+}
 
 // AuditVerification is the outcome of verifying one chain.
 type AuditVerification struct {
@@ -254,6 +298,21 @@ type AuditVerification struct {
 	// HeadID is the ID of the chain's last entry as the chain head records
 	// it (0 for an empty chain).
 	HeadID int64
+	// Seals is the number of checkpoint seals compared with the chain, and
+	// SealedSeq the highest sealed entry found as sealed (0 when none was).
+	Seals     int
+	SealedSeq int64
+}
+
+// AuditHead is the last entry of a chain as its chain head records it.
+type AuditHead struct {
+	OrgID string
+	// Seq is the ID of the last entry (0 for an empty chain) and Hash its
+	// hash (GenesisHash for an empty chain).
+	Seq  int64
+	Hash string
+	// CreatedAt is the last entry's time (zero for an empty chain).
+	CreatedAt time.Time
 }
 
 // AuditStore is the audit trail as storage offers it. Its write runs inside
@@ -276,7 +335,18 @@ type AuditStore interface {
 	// consistent snapshot, and reports whether it is intact or where it
 	// first breaks. A chain with no entries is OK. An error means the
 	// verification could not run, never that the chain is broken.
-	VerifyAudit(ctx context.Context, orgID string) (AuditVerification, error)
+	//
+	// Each seal (from a checkpoint kept outside the database, whose
+	// signature the caller has checked) must hold too: entry Seq exists
+	// (else AuditSealMissing: the tail was cut and the head rolled back) and
+	// has exactly the sealed hash (else AuditSealMismatch: the chain was
+	// rewritten consistently). Those are what the chain alone cannot show.
+	VerifyAudit(ctx context.Context, orgID string, seals ...AuditSeal) (AuditVerification, error)
+	// AuditHeads returns the head of every chain, sorted by organisation.
+	AuditHeads(ctx context.Context) ([]AuditHead, error)
+	// AuditHashAt returns the Hash of entry seq of orgID's chain, or
+	// ErrNotFound when the chain has no such entry.
+	AuditHashAt(ctx context.Context, orgID string, seq int64) (string, error)
 	// AuditChains lists the organisations that have audit entries, sorted
 	// (the instance's chain as "").
 	AuditChains(ctx context.Context) ([]string, error)

@@ -56,3 +56,10 @@ type BlobStore interface {
 	// last pair. Stopping early is allowed.
 	List(ctx context.Context) iter.Seq2[BlobInfo, error]
 }
+
+// BlobLister is a BlobStore that can list its keys.
+type BlobLister interface {
+	// ListBlobs returns the keys of the visible blobs that begin with
+	// prefix, sorted. Blobs being written are not listed.
+	ListBlobs(ctx context.Context, prefix string) ([]string, error)
+}

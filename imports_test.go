@@ -24,7 +24,7 @@ var (
 	// libraries: pure helpers with no I/O of their own.
 	libraries = []string{"fairbalance/auth", "fairbalance/pgrest", "fairbalance/pdftext", "fairbalance/samplepdf", "fairbalance/ratelimit"}
 	// adapters: the outside world behind the root package's ports.
-	adapters = []string{"fairbalance/sqlstore", "fairbalance/blobstore", "fairbalance/mail"}
+	adapters = []string{"fairbalance/sqlstore", "fairbalance/blobstore", "fairbalance/mail", "fairbalance/auditseal"}
 	// testSupport: packages for tests only; the program never imports them.
 	testSupport = []string{"fairbalance/sqlstore/storetest", "fairbalance/sqlstore/sqltest", "fairbalance/blobstore/blobtest"}
 )
@@ -54,7 +54,8 @@ var importRules = map[string]importRule{
 	"fairbalance/sqlstore/internal/rawkey": {stdlibOnly: true},
 	"fairbalance/blobstore":                {may: []string{module}},
 	"fairbalance/mail":                     {may: []string{module}},
-	"fairbalance/sqlstore/storetest":       {may: []string{module, "fairbalance/sqlstore"}},
+	"fairbalance/auditseal":                {may: []string{module}},
+	"fairbalance/sqlstore/storetest":       {may: []string{module, "fairbalance/sqlstore", "fairbalance/sqlstore/sqltest"}},
 	"fairbalance/sqlstore/sqltest":         {may: []string{module, "fairbalance/sqlstore", "fairbalance/sqlstore/internal/rawkey"}},
 	"fairbalance/blobstore/blobtest":       {may: []string{module, "fairbalance/blobstore"}},
 	"fairbalance/web":                      {stdlibOnly: true},

@@ -11,7 +11,11 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
+
+	"fairbalance"
 )
 
 // Disk stores blobs as files under a root directory (the data directory's
@@ -237,4 +241,49 @@ func (d *Disk) List(ctx context.Context) iter.Seq2[Info, error] {
 			yield(Info{}, fmt.Errorf("blobstore: list: %w", err))
 		}
 	}
+}
+
+var _ fairbalance.BlobLister = (*Disk)(nil)
+
+// ListBlobs implements fairbalance.BlobLister. It walks only the directory
+// that prefix names (up to its last "/").
+func (d *Disk) ListBlobs(ctx context.Context, prefix string) ([]string, error) {
+	start := d.root
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		if err := checkKey(prefix[:i]); err != nil {
+			return nil, err
+		}
+		start = filepath.Join(d.root, filepath.FromSlash(prefix[:i]))
+	}
+	var out []string
+	err := filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if e.IsDir() {
+			if p == d.tmp {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(d.root, p)
+		if err != nil {
+			return err
+		}
+		if key := filepath.ToSlash(rel); strings.HasPrefix(key, prefix) && e.Type().IsRegular() {
+			out = append(out, key)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("blobstore: %w", err)
+	}
+	sort.Strings(out)
+	return out, nil
 }

@@ -12,9 +12,12 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"fairbalance"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -407,4 +410,21 @@ func (s *S3) Copy(ctx context.Context, src, dst string) (Info, error) {
 		return Info{}, s.wrap(src, err)
 	}
 	return s.Stat(ctx, dst)
+}
+
+var _ fairbalance.BlobLister = (*S3)(nil)
+
+// ListBlobs implements fairbalance.BlobLister.
+func (s *S3) ListBlobs(ctx context.Context, prefix string) ([]string, error) {
+	var out []string
+	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix + prefix, Recursive: true}) {
+		if o.Err != nil {
+			return nil, fmt.Errorf("blobstore: s3 list %s: %w", prefix, o.Err)
+		}
+		if k := strings.TrimPrefix(o.Key, s.prefix); !strings.HasPrefix(k, ".tmp/") {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }

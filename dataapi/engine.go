@@ -140,6 +140,9 @@ type Engine struct {
 	// MailQueued, when set, is called after a function marked Mails has
 	// committed (it wakes the mailer).
 	MailQueued func()
+	// Sealer seals the audit trail (nil: sealing is off, and
+	// verify_audit_chain() checks the chains against themselves only).
+	Sealer fairbalance.AuditSealer
 }
 
 // New returns the data API over the given tables, served from store (which

@@ -13,7 +13,9 @@ import (
 // (table audit_log, one hash chain per organisation). Both are readable by
 // every member of the organisation; inserts append to the chain, with the
 // actor and the organisation taken from the caller's token, never from the
-// body. Entries never change and are never deleted.
+// body. What a client appends is marked client-reported and may not use an
+// action the server records (fairbalance.IsServerAuditAction). Entries
+// never change and are never deleted.
 
 func auditScope(c fairbalance.Caller) (*fairbalance.Cond, bool) {
 	if !c.InOrg() {
@@ -67,6 +69,13 @@ func appendRows(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, pl
 		if strings.TrimSpace(e.Action) == "" {
 			return nil, 0, pgErr(fairbalance.KindInvalid, "23502", "null value in column \"action\" violates not-null constraint", "", "")
 		}
+		if fairbalance.IsServerAuditAction(e.Action) {
+			return nil, 0, pgErr(fairbalance.KindForbidden, "42501",
+				fmt.Sprintf("The action %q is recorded only by the server: a client cannot write it to the audit trail.", e.Action),
+				"Entries appended through audit_logs and audit_logs_v2 are client-reported; the server's own action names are refused.",
+				"Name the event with an action of your own.")
+		}
+		e.ClientReported = true
 		if err := tx.AppendAudit(ctx, e); err != nil {
 			return nil, 0, err
 		}
@@ -141,6 +150,7 @@ func AuditLogsV2Table() *TableSpec {
 			{Name: "meta", Type: fairbalance.TypeJSON, Nullable: true},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 			{Name: "hash", Type: fairbalance.TypeText, ServerSet: true},
+			{Name: "client_reported", Type: fairbalance.TypeBoolean, ServerSet: true},
 		},
 		Rows:       auditScope,
 		FastCount:  auditCount,
@@ -151,7 +161,7 @@ func AuditLogsV2Table() *TableSpec {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "object_type"), ObjectID: str(row, "object_id"), Meta: rawJSON(row, "meta")}
 			}, func(e *fairbalance.AuditEntry) map[string]any {
 				return map[string]any{"seq": e.ID, "org_id": e.OrgID, "actor_id": e.ActorID, "actor_email": e.ActorEmail, "action": e.Action,
-					"object_type": e.ObjectType, "object_id": e.ObjectID, "meta": jsonOrNil(e.Meta), "created_at": e.CreatedAt, "hash": e.Hash}
+					"object_type": e.ObjectType, "object_id": e.ObjectID, "meta": jsonOrNil(e.Meta), "created_at": e.CreatedAt, "hash": e.Hash, "client_reported": e.ClientReported}
 			})
 		},
 	}
@@ -172,6 +182,7 @@ func AuditLogsTable() *TableSpec {
 			{Name: "before_json", Source: "before_data", Type: fairbalance.TypeJSON, Nullable: true},
 			{Name: "after_json", Source: "after_data", Type: fairbalance.TypeJSON, Nullable: true},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
+			{Name: "client_reported", Type: fairbalance.TypeBoolean, ServerSet: true},
 		},
 		Rows:       auditScope,
 		FastCount:  auditCount,
@@ -182,7 +193,7 @@ func AuditLogsTable() *TableSpec {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "entity_type"), ObjectID: str(row, "entity_id"), Before: rawJSON(row, "before_json"), After: rawJSON(row, "after_json")}
 			}, func(e *fairbalance.AuditEntry) map[string]any {
 				return map[string]any{"seq": e.ID, "org_id": e.OrgID, "action": e.Action, "actor_id": e.ActorID, "object_type": e.ObjectType, "object_id": e.ObjectID,
-					"before_data": jsonOrNil(e.Before), "after_data": jsonOrNil(e.After), "created_at": e.CreatedAt}
+					"before_data": jsonOrNil(e.Before), "after_data": jsonOrNil(e.After), "created_at": e.CreatedAt, "client_reported": e.ClientReported}
 			})
 		},
 	}

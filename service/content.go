@@ -563,7 +563,7 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if asset, err = updateRow(ctx, tx, AssetsTable(), str(asset, "id"), map[string]any{"current_version_id": v["id"]}, nil); err != nil {
 		return nil, err
 	}
-	if err := auditContent(ctx, tx, c, "asset_created", "assets", str(asset, "id"), nil, map[string]any{"asset": asset, "version": auditVersion(v)}); err != nil {
+	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetCreated, "assets", str(asset, "id"), nil, map[string]any{"asset": asset, "version": auditVersion(v)}); err != nil {
 		return nil, err
 	}
 	return asset, nil
@@ -639,7 +639,7 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fai
 	if after == nil {
 		return nil, raise("The asset changed meanwhile; reload it and try again.")
 	}
-	if err := auditContent(ctx, tx, c, "asset_version_created", "asset_versions", str(v, "id"), nil, auditVersion(v)); err != nil {
+	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetVersionCreated, "asset_versions", str(v, "id"), nil, auditVersion(v)); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -668,7 +668,7 @@ func (ct *Content) archiveAsset(ctx context.Context, tx fairbalance.Tx, c fairba
 	if after == nil {
 		return nil, raise("The asset changed meanwhile; reload it and try again.")
 	}
-	if err := auditContent(ctx, tx, c, "asset_archived", "assets", asset.ID, row, after); err != nil {
+	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetArchived, "assets", asset.ID, row, after); err != nil {
 		return nil, err
 	}
 	return after, nil
@@ -705,7 +705,7 @@ func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c
 	brief := func(r map[string]any) map[string]any {
 		return map[string]any{"id": r["id"], "file_path": r["file_path"], "file_name": r["file_name"], "sha256": r["sha256"], "page_count": r["page_count"]}
 	}
-	if err := auditContent(ctx, tx, c, "reference_file_attached", "references", str(ref, "id"), brief(ref), brief(after)); err != nil {
+	if err := auditContent(ctx, tx, c, fairbalance.ActionReferenceFileAttached, "references", str(ref, "id"), brief(ref), brief(after)); err != nil {
 		return nil, err
 	}
 	return after, nil

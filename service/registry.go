@@ -98,6 +98,9 @@ type DataConfig struct {
 	// MailQueued is called after a function that put mail in the outbox
 	// has committed (it wakes the mailer).
 	MailQueued func()
+	// Sealer seals the audit trail (nil: sealing is off, and
+	// verify_audit_chain() checks the chains against themselves only).
+	Sealer fairbalance.AuditSealer
 }
 
 func (d *Registry) cfg() DataConfig {

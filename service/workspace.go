@@ -444,6 +444,17 @@ func (d *Registry) workspaceFunctions() []*FunctionSpec {
 			},
 		},
 		{
+			// audit_checkpoint(): how the caller's organisation's audit
+			// chain is sealed, and its last checkpoint.
+			Name: "audit_checkpoint", ReadOnly: true,
+			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, _ map[string]any) (any, error) {
+				if !c.InOrg() {
+					return nil, denied(c, "only members of an organisation read how its audit trail is sealed")
+				}
+				return d.auditCheckpoint(c)
+			},
+		},
+		{
 			// diagnostics(): what the instance runs on; administrators also
 			// get their organisation's last 20 e-mails (never bodies or
 			// links, which hold tokens).

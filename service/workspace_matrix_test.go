@@ -214,9 +214,9 @@ func checkWorkspaceMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, ch
 		check("anonymous calls "+fn, denied(err))
 	}
 
-	// verify_audit_chain, diagnostics, pilot_status: every member, of their
-	// organisation; the outbox only for owners and admins.
-	for _, fn := range []string{"verify_audit_chain", "diagnostics", "pilot_status"} {
+	// verify_audit_chain, diagnostics, pilot_status, audit_checkpoint: every
+	// member, of their organisation; the outbox only for owners and admins.
+	for _, fn := range []string{"verify_audit_chain", "diagnostics", "pilot_status", "audit_checkpoint"} {
 		tested["rpc:"+fn] = true
 		for _, role := range fairbalance.Roles {
 			raw, err := m.data.Call(m.ctx, m.members["own"][role], fn, nil, true)

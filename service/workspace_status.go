@@ -17,10 +17,10 @@ type verification struct {
 	err  error
 }
 
-// verifyOnce verifies orgID's chain; callers arriving while a run for the
-// same organisation is in progress wait for it and share its outcome, so
-// asking repeatedly never stacks up full scans.
-func (d *Registry) verifyOnce(ctx context.Context, store fairbalance.AuditStore, orgID string) (fairbalance.AuditVerification, error) {
+// verifyOnce verifies orgID's chain against seals; callers arriving while
+// a run for the same organisation is in progress wait for it and share its
+// outcome, so asking repeatedly never stacks up full scans.
+func (d *Registry) verifyOnce(ctx context.Context, store fairbalance.AuditStore, orgID string, seals []fairbalance.AuditSeal) (fairbalance.AuditVerification, error) {
 	d.verifyMu.Lock()
 	if d.verifying == nil {
 		d.verifying = map[string]*verification{}
@@ -31,7 +31,7 @@ func (d *Registry) verifyOnce(ctx context.Context, store fairbalance.AuditStore,
 		d.verifying[orgID] = run
 		go func() {
 			// The run outlives a caller that gives up: others may wait for it.
-			run.v, run.err = store.VerifyAudit(context.WithoutCancel(ctx), orgID)
+			run.v, run.err = store.VerifyAudit(context.WithoutCancel(ctx), orgID, seals...)
 			d.verifyMu.Lock()
 			delete(d.verifying, orgID)
 			d.verifyMu.Unlock()
@@ -48,22 +48,42 @@ func (d *Registry) verifyOnce(ctx context.Context, store fairbalance.AuditStore,
 }
 
 // verifyChain verifies the caller's organisation's chain on a snapshot
-// (outside any write transaction) and then, except for demo sessions,
-// records the outcome as an entry of that chain (audit_chain_verified, or
+// (outside any write transaction) — against its last checkpoint too, when
+// the trail is sealed — and then, except for demo sessions, records the
+// outcome as an entry of that chain (audit_chain_verified, or
 // audit_chain_verification_failed) in a transaction of its own. The result
-// is {ok, checked, first_broken_id, head_id, head_hash, reason, verified_at}:
-// checked is the number of entries read; first_broken_id and reason are
-// null when ok; head_id is the last entry as the chain head records it
-// (the recording entry comes after it).
+// is {ok, checked, first_broken_id, head_id, head_hash, reason, verified_at,
+// checkpoint}: checked is the number of entries read; first_broken_id and
+// reason are null when ok; head_id is the last entry as the chain head
+// records it (the recording entry comes after it); checkpoint is the last
+// checkpoint, {at, seq, hash, key_id, matches}, or null when the chain was
+// never sealed (matches: its signature verifies and entry seq has exactly
+// its hash).
 func (d *Registry) verifyChain(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
-	v, err := d.verifyOnce(ctx, tx, c.OrgID)
+	cp, sigErr := d.lastCheckpoint(c.OrgID)
+	var seals []fairbalance.AuditSeal
+	if cp != nil && sigErr == nil {
+		seals = []fairbalance.AuditSeal{cp.Seal()}
+	}
+	v, err := d.verifyOnce(ctx, tx, c.OrgID, seals)
 	if err != nil {
 		return nil, err
 	}
 	at := d.Now()
-	out := map[string]any{"ok": v.OK, "checked": v.Entries, "first_broken_id": nil, "head_id": v.HeadID, "head_hash": v.HeadHash, "reason": nil, "verified_at": at}
+	if sigErr != nil && v.OK {
+		// The chain may be fine, but what vouches for it was changed.
+		v.OK, v.Reason = false, fmt.Sprintf("checkpoint signature invalid: the checkpoint of %s for entry %d %s",
+			cp.At.UTC().Format(time.RFC3339), cp.Seq, strings.TrimPrefix(sigErr.Error(), "the checkpoint's "))
+	}
+	out := map[string]any{"ok": v.OK, "checked": v.Entries, "first_broken_id": nil, "head_id": v.HeadID, "head_hash": v.HeadHash, "reason": nil, "verified_at": at, "checkpoint": nil}
 	if !v.OK {
-		out["first_broken_id"], out["reason"] = v.BrokenAt, v.Reason
+		if v.BrokenAt != 0 {
+			out["first_broken_id"] = v.BrokenAt
+		}
+		out["reason"] = v.Reason
+	}
+	if cp != nil {
+		out["checkpoint"] = checkpointJSON(cp, map[string]any{"matches": sigErr == nil && v.SealedSeq == cp.Seq})
 	}
 	if c.Demo {
 		return out, nil
@@ -72,12 +92,68 @@ func (d *Registry) verifyChain(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if !v.OK {
 		action = fairbalance.ActionAuditChainBroken
 	}
-	meta := map[string]any{"ok": v.OK, "checked": v.Entries, "head_id": v.HeadID, "head_hash": v.HeadHash, "first_broken_id": out["first_broken_id"], "reason": out["reason"]}
+	meta := map[string]any{"ok": v.OK, "checked": v.Entries, "head_id": v.HeadID, "head_hash": v.HeadHash, "first_broken_id": out["first_broken_id"], "reason": out["reason"], "checkpoint": out["checkpoint"]}
 	err = d.store.Tx(ctx, func(tx fairbalance.Tx) error {
 		return appendAudit(ctx, tx, c, &fairbalance.AuditEntry{Action: action, ObjectType: "audit_chain", ObjectID: c.OrgID, Meta: mustRaw(meta), CreatedAt: at})
 	})
 	if err != nil {
 		return nil, err
+	}
+	return out, nil
+}
+
+// lastCheckpoint is orgID's last checkpoint (nil when sealing is off or
+// the chain was never sealed) and why its signature does not verify.
+func (d *Registry) lastCheckpoint(orgID string) (*fairbalance.AuditCheckpoint, error) {
+	s := d.Config.Sealer
+	if s == nil {
+		return nil, nil
+	}
+	cp, ok := s.LastCheckpoint(orgID)
+	if !ok {
+		return nil, nil
+	}
+	return &cp, s.VerifyCheckpoint(&cp)
+}
+
+// checkpointJSON is a checkpoint as the functions answer it: {at, seq,
+// hash, key_id} and the extra fields.
+func checkpointJSON(cp *fairbalance.AuditCheckpoint, extra map[string]any) map[string]any {
+	out := map[string]any{"at": cp.At.UTC(), "seq": cp.Seq, "hash": cp.Hash, "key_id": cp.KeyID}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}
+
+// sealingState is "off" (no sealer), "failing" (the last pass could not
+// write its checkpoints everywhere) or "on".
+func sealingState(s fairbalance.AuditSealer) (string, fairbalance.AuditSealStatus) {
+	if s == nil {
+		return "off", fairbalance.AuditSealStatus{}
+	}
+	st := s.SealStatus()
+	if st.Error != "" {
+		return "failing", st
+	}
+	return "on", st
+}
+
+// auditCheckpoint is audit_checkpoint(): how the caller's organisation's
+// chain is sealed, {sealing, interval_seconds, checkpoint, refused}:
+// sealing is "on", "off" or "failing"; checkpoint the chain's last
+// checkpoint {at, seq, hash, key_id, signature_ok} or null when it was
+// never sealed; refused says why the server stopped sealing the chain (it
+// no longer matches its last checkpoint), or is null.
+func (d *Registry) auditCheckpoint(c fairbalance.Caller) (any, error) {
+	state, st := sealingState(d.Config.Sealer)
+	out := map[string]any{"sealing": state, "interval_seconds": int64(st.Interval / time.Second), "checkpoint": nil, "refused": nil}
+	cp, sigErr := d.lastCheckpoint(c.OrgID)
+	if cp != nil {
+		out["checkpoint"] = checkpointJSON(cp, map[string]any{"signature_ok": sigErr == nil})
+	}
+	if r, ok := st.Refused[c.OrgID]; ok {
+		out["refused"] = r
 	}
 	return out, nil
 }
@@ -88,7 +164,11 @@ const OutboxDiagnosticsLimit = 20
 // diagnostics is diagnostics(): {version, database, migration, storage,
 // mail_sender, realtime} for every signed-in caller, and for owners and
 // admins also outbox, their organisation's last e-mails as {id, to,
-// subject, kind, status, attempts, created_at, sent_at, last_error}.
+// subject, kind, status, attempts, created_at, sent_at, last_error}, and
+// audit_sealing, {status ("on", "off" or "failing"), key_id,
+// interval_seconds, places, last_run_at, last_sealed_at, last_error,
+// last_error_at, refused (why the organisation's chain is no longer
+// sealed)}.
 func (d *Registry) diagnostics(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
 	cfg := d.cfg()
 	level, err := d.store.MigrationLevel(ctx)
@@ -110,6 +190,21 @@ func (d *Registry) diagnostics(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if !c.IsAdmin() {
 		return out, nil
 	}
+	// The sealing of the audit trail. Its error names no organisation (it
+	// may name a path); of the refusals only the caller's own is shown.
+	state, st := sealingState(cfg.Sealer)
+	sealing := map[string]any{"status": state, "key_id": nil, "interval_seconds": nil, "places": []string{},
+		"last_run_at": nullTime(st.LastRun), "last_sealed_at": nullTime(st.LastSealed), "last_error": nil, "last_error_at": nullTime(st.ErrorAt), "refused": nil}
+	if cfg.Sealer != nil {
+		sealing["key_id"], sealing["interval_seconds"], sealing["places"] = st.KeyID, int64(st.Interval/time.Second), st.Places
+	}
+	if st.Error != "" {
+		sealing["last_error"] = st.Error
+	}
+	if r, ok := st.Refused[c.OrgID]; ok {
+		sealing["refused"] = r
+	}
+	out["audit_sealing"] = sealing
 	msgs, err := tx.OrgMail(ctx, c.OrgID, OutboxDiagnosticsLimit)
 	if err != nil {
 		return nil, err
@@ -140,6 +235,14 @@ type PilotStatus struct {
 	Steps     []PilotStep `json:"steps"`
 	DoneCount int         `json:"done_count"`
 	Total     int         `json:"total"`
+}
+
+// nullTime is t in UTC, or nil when zero.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC()
 }
 
 func day(t time.Time) string { return t.UTC().Format("2 January 2006") }

@@ -36,7 +36,7 @@ func (db *DB) AuditView() fairbalance.AuditStore { return db.read() }
 var errAuditOutsideTx = errors.New("sqlstore: AppendAudit outside a write transaction")
 
 const auditColumns = `org_id, seq, actor_id, actor_email, action, object_type, object_id,
- before_data, after_data, meta, ip, user_agent, created_at, prev_hash, hash`
+ before_data, after_data, meta, ip, user_agent, created_at, prev_hash, hash, client_reported`
 
 // AppendAudit implements fairbalance.AuditStore. The chain head row is
 // locked first (FOR UPDATE on PostgreSQL; SQLite's write lock is already
@@ -66,9 +66,9 @@ func (q *querier) AppendAudit(ctx context.Context, e *fairbalance.AuditEntry) er
 	}
 	n.ID, n.PrevHash = seq+1, prev
 	n.Hash = n.ComputeHash()
-	if _, err := q.exec(ctx, `INSERT INTO audit_log (`+auditColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+	if _, err := q.exec(ctx, `INSERT INTO audit_log (`+auditColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 		n.OrgID, n.ID, n.ActorID, n.ActorEmail, n.Action, n.ObjectType, n.ObjectID,
-		string(n.Before), string(n.After), string(n.Meta), n.IP, n.UserAgent, n.CreatedAt, n.PrevHash, n.Hash); err != nil {
+		string(n.Before), string(n.After), string(n.Meta), n.IP, n.UserAgent, n.CreatedAt, n.PrevHash, n.Hash, n.ClientReported); err != nil {
 		return fmt.Errorf("sqlstore: append audit entry: %w", err)
 	}
 	if err := mustAffect(q.exec(ctx, `UPDATE audit_chain_head SET seq = ?, hash = ?, created_at = ? WHERE org_id = ?`, n.ID, n.Hash, n.CreatedAt, n.OrgID)); err != nil {
@@ -102,7 +102,7 @@ func scanAudit(s scanner) (fairbalance.AuditEntry, error) {
 	var e fairbalance.AuditEntry
 	var before, after, meta string
 	err := s.Scan(&e.OrgID, &e.ID, &e.ActorID, &e.ActorEmail, &e.Action, &e.ObjectType, &e.ObjectID,
-		&before, &after, &meta, &e.IP, &e.UserAgent, &e.CreatedAt, &e.PrevHash, &e.Hash)
+		&before, &after, &meta, &e.IP, &e.UserAgent, &e.CreatedAt, &e.PrevHash, &e.Hash, &e.ClientReported)
 	if err != nil {
 		return e, translate(err)
 	}
@@ -236,9 +236,9 @@ ORDER BY 1`)
 // moment. It streams the chain in one query, in seq order. Inside a write
 // transaction it reads in that transaction, which on SQLite holds the only
 // writer for as long as it takes: verify through AuditView.
-func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
+func (q *querier) VerifyAudit(ctx context.Context, orgID string, seals ...fairbalance.AuditSeal) (fairbalance.AuditVerification, error) {
 	if q.tx != nil {
-		return q.verifyAudit(ctx, orgID)
+		return q.verifyAudit(ctx, orgID, seals)
 	}
 	opts := &sql.TxOptions{ReadOnly: true}
 	if q.d.postgres {
@@ -249,7 +249,7 @@ func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 		return fairbalance.AuditVerification{}, fmt.Errorf("sqlstore: begin audit verification: %w", err)
 	}
 	s := &querier{pool: q.pool, tx: tx, stmts: q.stmts, d: q.d}
-	v, err := s.verifyAudit(ctx, orgID)
+	v, err := s.verifyAudit(ctx, orgID, seals)
 	_ = tx.Rollback() // read-only: nothing to keep
 	for _, query := range s.missed {
 		_, _ = q.stmts.get(context.WithoutCancel(ctx), q.pool, query)
@@ -260,8 +260,51 @@ func (q *querier) VerifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 // verifyBatch is how many entries the verification reader hands over at a time.
 const verifyBatch = 256
 
-func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.AuditVerification, error) {
-	v := fairbalance.AuditVerification{OrgID: orgID, HeadHash: fairbalance.GenesisHash}
+// sealCheck compares a chain with the seals of its checkpoints as the
+// chain is read in order.
+type sealCheck struct {
+	bySeq map[int64][]fairbalance.AuditSeal
+	// last is the highest seal, which the chain must reach.
+	last fairbalance.AuditSeal
+	// matched is the highest sealed entry found as sealed so far.
+	matched int64
+}
+
+func newSealCheck(seals []fairbalance.AuditSeal) *sealCheck {
+	c := &sealCheck{bySeq: make(map[int64][]fairbalance.AuditSeal, len(seals))}
+	for _, s := range seals {
+		c.bySeq[s.Seq] = append(c.bySeq[s.Seq], s)
+		if s.Seq > c.last.Seq {
+			c.last = s
+		}
+	}
+	return c
+}
+
+// check returns the reason e breaks a seal, or "".
+func (c *sealCheck) check(e *fairbalance.AuditEntry) string {
+	for _, s := range c.bySeq[e.ID] {
+		if s.Hash == e.Hash {
+			continue
+		}
+		since := "at or before entry " + fmt.Sprint(e.ID)
+		if c.matched > 0 {
+			since = fmt.Sprintf("after entry %d (the last sealed entry that still matches)", c.matched)
+		}
+		return fmt.Sprintf("%s: entry %d no longer has the hash sealed by the checkpoint of %s (%s…, now %s…): the chain was rewritten %s",
+			fairbalance.AuditSealMismatch, e.ID, s.At.UTC().Format(time.RFC3339), short(s.Hash), short(e.Hash), since)
+	}
+	if len(c.bySeq[e.ID]) > 0 {
+		c.matched = e.ID
+	}
+	return ""
+}
+
+func short(h string) string { return h[:min(len(h), 12)] }
+
+func (q *querier) verifyAudit(ctx context.Context, orgID string, seals []fairbalance.AuditSeal) (fairbalance.AuditVerification, error) {
+	v := fairbalance.AuditVerification{OrgID: orgID, HeadHash: fairbalance.GenesisHash, Seals: len(seals)}
+	sealed := newSealCheck(seals)
 	var headSeq int64
 	err := translate(q.row(ctx, `SELECT seq, hash FROM audit_chain_head WHERE org_id = ?`, orgID).Scan(&headSeq, &v.HeadHash))
 	hasHead := err == nil
@@ -334,6 +377,10 @@ func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 				broken(e.ID, "%s: the first entry does not start from the genesis hash", fairbalance.AuditBrokenLink)
 			case e.PrevHash != prevHash:
 				broken(e.ID, "%s: prev_hash is not the hash of entry %d", fairbalance.AuditBrokenLink, e.ID-1)
+			default:
+				if reason := sealed.check(e); reason != "" {
+					broken(e.ID, "%s", reason)
+				}
 			}
 			prevHash = e.Hash
 		}
@@ -353,8 +400,43 @@ func (q *querier) verifyAudit(ctx context.Context, orgID string) (fairbalance.Au
 		broken(headSeq+1, "%s: entry %d is past the chain head (at %d)", fairbalance.AuditHeadMismatch, headSeq+1, headSeq)
 	case prevHash != v.HeadHash:
 		broken(v.Entries, "%s: the last entry's hash is not the recorded head hash", fairbalance.AuditHeadMismatch)
+	case sealed.last.Seq > v.Entries:
+		// The chain is consistent, head included, but shorter than a
+		// checkpoint saw it: its tail was cut and the head rolled back.
+		broken(v.Entries+1, "%s: the checkpoint of %s sealed entry %d (%s…), but the chain ends at entry %d",
+			fairbalance.AuditSealMissing, sealed.last.At.UTC().Format(time.RFC3339), sealed.last.Seq, short(sealed.last.Hash), v.Entries)
 	}
 	v.OK = v.BrokenAt == 0
 	v.HeadID = headSeq
+	v.SealedSeq = sealed.matched
 	return v, nil
+}
+
+// AuditHeads implements fairbalance.AuditStore.
+func (q *querier) AuditHeads(ctx context.Context) ([]fairbalance.AuditHead, error) {
+	rows, err := q.query(ctx, `SELECT org_id, seq, hash, created_at FROM audit_chain_head ORDER BY org_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []fairbalance.AuditHead
+	for rows.Next() {
+		var h fairbalance.AuditHead
+		var t sql.NullTime
+		if err := rows.Scan(&h.OrgID, &h.Seq, &h.Hash, &t); err != nil {
+			return nil, translate(err)
+		}
+		if t.Valid {
+			h.CreatedAt = t.Time.UTC()
+		}
+		out = append(out, h)
+	}
+	return out, translate(rows.Err())
+}
+
+// AuditHashAt implements fairbalance.AuditStore.
+func (q *querier) AuditHashAt(ctx context.Context, orgID string, seq int64) (string, error) {
+	var h string
+	err := q.row(ctx, `SELECT hash FROM audit_log WHERE org_id = ? AND seq = ?`, orgID, seq).Scan(&h)
+	return h, translate(err)
 }

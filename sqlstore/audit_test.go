@@ -186,7 +186,7 @@ func sameEntry(a, b fairbalance.AuditEntry) bool {
 		a.Action == b.Action && a.ObjectType == b.ObjectType && a.ObjectID == b.ObjectID &&
 		string(a.Before) == string(b.Before) && string(a.After) == string(b.After) && string(a.Meta) == string(b.Meta) &&
 		a.IP == b.IP && a.UserAgent == b.UserAgent && a.CreatedAt.Equal(b.CreatedAt) &&
-		a.PrevHash == b.PrevHash && a.Hash == b.Hash
+		a.PrevHash == b.PrevHash && a.Hash == b.Hash && a.ClientReported == b.ClientReported
 }
 
 func mustVerify(t *testing.T, db *sqlstore.DB, org string, entries int64) {

@@ -35,6 +35,7 @@ type config struct {
 	LogFormat         string
 	SecurePassword    bool
 	Preview           bool
+	AuditSealInterval time.Duration
 	S3                blobstore.S3Config
 }
 
@@ -97,6 +98,7 @@ func bindServe(fs *flag.FlagSet, c *config) {
 	fs.StringVar(&c.WebDir, "web-dir", envString("FAIRBALANCE_WEB_DIR", ""), "serve the web app from this directory (a Vite build) instead of the one built in; for development (FAIRBALANCE_WEB_DIR)")
 	fs.BoolVar(&c.AccessLog, "access-log", envBool("FAIRBALANCE_ACCESS_LOG", true), "log every request (FAIRBALANCE_ACCESS_LOG)")
 	fs.BoolVar(&c.Preview, "preview", envBool("FAIRBALANCE_PREVIEW", false), "issue read-only demo sessions for the preview experience; on by default only in development mode (FAIRBALANCE_PREVIEW)")
+	fs.DurationVar(&c.AuditSealInterval, "audit-seal-interval", envDuration("FAIRBALANCE_AUDIT_SEAL_INTERVAL", time.Minute), "how often grown audit chains are sealed with a signed checkpoint; at most 1m (FAIRBALANCE_AUDIT_SEAL_INTERVAL)")
 	fs.BoolVar(&c.SecurePassword, "secure-password-change", envBool("FAIRBALANCE_SECURE_PASSWORD_CHANGE", true), "require a reauthentication code to change the password of a session older than 24 h (FAIRBALANCE_SECURE_PASSWORD_CHANGE)")
 }
 

@@ -4,9 +4,9 @@
 //	fairbalance migrate                   apply database migrations and exit
 //	fairbalance admin create --email E    create a confirmed administrator account (an operator)
 //	fairbalance operator grant|revoke|list  mark accounts as instance operators
-//	fairbalance keys [--json]             print the API keys of the data directory
+//	fairbalance keys [--json]             print the API keys and the audit checkpoint public key
 //	fairbalance gen types                 print the data API's TypeScript types
-//	fairbalance audit verify [--org ID]   verify the hash chains of the audit trail
+//	fairbalance audit verify [--org ID]   verify the audit trail's hash chains against their signed checkpoints
 //	fairbalance version                   print the version
 package main
 
@@ -39,9 +39,9 @@ Usage:
   fairbalance operator grant --email E      mark an account as an instance operator
   fairbalance operator revoke --email E     remove the mark (never from the last operator)
   fairbalance operator list                 list the instance operators
-  fairbalance keys [--json]                 print the API keys (anon, service_role)
+  fairbalance keys [--json]                 print the API keys (anon, service_role) and the audit checkpoint public key
   fairbalance gen types [--out FILE]        print the TypeScript Database type of the data API
-  fairbalance audit verify [--org ID]       verify the audit trail's hash chains
+  fairbalance audit verify [--org ID]       verify the audit trail's hash chains and checkpoints
   fairbalance version                       print the version
 
 Run "fairbalance COMMAND -h" for the flags of a command. Every flag can also
@@ -146,10 +146,10 @@ func keys(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	anon, svc := k.APIKey("anon"), k.APIKey("service_role")
+	anon, svc, audit := k.APIKey("anon"), k.APIKey("service_role"), k.AuditPublicKey()
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(map[string]string{"anon_key": anon, "service_role_key": svc})
+		return json.NewEncoder(stdout).Encode(map[string]string{"anon_key": anon, "service_role_key": svc, "audit_checkpoint_public_key": audit})
 	}
-	fmt.Fprintf(stdout, "anon_key:         %s\nservice_role_key: %s\n", anon, svc)
+	fmt.Fprintf(stdout, "anon_key:         %s\nservice_role_key: %s\naudit_checkpoint_public_key: %s\n", anon, svc, audit)
 	return nil
 }

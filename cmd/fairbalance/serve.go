@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -15,11 +16,13 @@ import (
 	"time"
 
 	"fairbalance"
+	"fairbalance/auditseal"
 	"fairbalance/auth"
 	"fairbalance/blobstore"
 	"fairbalance/httpapi"
 	"fairbalance/mail"
 	"fairbalance/service"
+	"fairbalance/sqlstore"
 	"fairbalance/web"
 )
 
@@ -30,6 +33,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bindServe(fs, &c)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if c.AuditSealInterval <= 0 || c.AuditSealInterval > time.Minute {
+		// Part 11: a grown chain waits at most a minute for its checkpoint.
+		return fmt.Errorf("--audit-seal-interval %s: must be more than 0 and at most 1m", c.AuditSealInterval)
 	}
 	previewSet := os.Getenv("FAIRBALANCE_PREVIEW") != ""
 	fs.Visit(func(f *flag.Flag) { previewSet = previewSet || f.Name == "preview" })
@@ -94,12 +101,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return err
 	}
+	sealer, err := openSealer(ctx, &c, db, keys, blobs, blobBackend, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 	// Built on the identity service's store, so that a session revoked or a
 	// member changed by a data function stops or changes at once.
 	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
 	data := service.NewRegistry(id.Store(), storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
-		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify}
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify, Sealer: sealer}
 	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()
@@ -129,14 +141,25 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	go func() { defer wg.Done(); outbox.Run(bg) }()
 	wg.Add(1)
 	go func() { defer wg.Done(); storage.RunReclaimer(bg, log, reclaimDelay, reclaimInterval) }()
+	// The sealer's last pass, when bg ends, comes after the requests have
+	// drained and before the database closes: the shutdown checkpoint.
+	wg.Add(1)
+	go func() { defer wg.Done(); sealer.Run(bg) }()
 
 	if created {
 		fmt.Fprintf(stdout, "New keys were generated in %s (keep this file private).\n", filepath.Join(c.DataDir, auth.KeysFileName))
 		fmt.Fprintf(stdout, "anon_key:         %s\nservice_role_key: %s\n", keys.APIKey("anon"), keys.APIKey("service_role"))
 		fmt.Fprintf(stdout, "recovery_key:     %s (authorises the safe-mode repairs)\n", keys.RecoveryKey)
 	}
+	if created || keys.AuditKeyAdded {
+		if !created {
+			fmt.Fprintf(stdout, "An audit checkpoint key was added to %s.\n", filepath.Join(c.DataDir, auth.KeysFileName))
+		}
+		fmt.Fprintf(stdout, "audit_checkpoint_public_key: %s (keep a copy elsewhere: fairbalance audit verify --checkpoint-key checks the checkpoints with it)\n", keys.AuditPublicKey())
+	}
 	level, _ := db.MigrationLevel(ctx)
-	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "files", blobBackend, "ui", built, "dev", c.Dev)
+	log.Info("fairbalance serving", "version", version, "url", site, "addr", ln.Addr().String(), "database", db.Backend(), "migration", level, "files", blobBackend, "ui", built, "dev", c.Dev,
+		"audit_sealing", sealer.String())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -182,4 +205,32 @@ func openBlobs(ctx context.Context, c *config) (fairbalance.BlobStore, string, e
 	}
 	d, err := blobstore.NewDisk(filepath.Join(c.DataDir, "files"))
 	return d, "disk", err
+}
+
+// checkpointLogs are the places of the audit checkpoints: the data
+// directory's log and, when the files are kept in S3, the bucket. blobs is
+// the blob store when the server has opened it (nil to open it here).
+func checkpointLogs(ctx context.Context, c *config, blobs fairbalance.BlobStore, backend string) ([]auditseal.Log, error) {
+	logs := []auditseal.Log{auditseal.NewFileLog(filepath.Join(c.DataDir, auditseal.FileName))}
+	if c.S3.Bucket == "" {
+		return logs, nil
+	}
+	if blobs == nil || backend != "s3" {
+		s3, err := blobstore.NewS3(ctx, c.S3)
+		if err != nil {
+			return nil, err
+		}
+		blobs = s3
+	}
+	return append(logs, auditseal.NewBlobLog(blobs)), nil
+}
+
+// openSealer makes the sealer of the audit trail, signing with the keys
+// file's audit checkpoint key.
+func openSealer(ctx context.Context, c *config, db *sqlstore.DB, keys *auth.Keys, blobs fairbalance.BlobStore, backend string, log *slog.Logger) (*auditseal.Sealer, error) {
+	logs, err := checkpointLogs(ctx, c, blobs, backend)
+	if err != nil {
+		return nil, err
+	}
+	return auditseal.New(ctx, auditseal.Config{Chains: db.AuditView(), Key: keys.AuditKey, Logs: logs, Interval: c.AuditSealInterval, Log: log})
 }

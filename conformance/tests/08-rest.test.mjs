@@ -201,4 +201,19 @@ perBackend((ctx) => {
     const del = await a.client.from('audit_logs').delete().eq('action', 'forged');
     assert.equal(del.error.code, '42501');
   });
+
+  it('client entries are marked client-reported and may not use the server\'s actions', async () => {
+    const a = await onboard(ctx.srv, 'Theta Labs');
+    const { data: mine, error } = await a.client.from('audit_logs_v2').insert({ action: 'demo_role_switched', meta: { role: 'viewer' } }).select('action, client_reported').single();
+    assert.equal(error, null, JSON.stringify(error));
+    assert.deepEqual(mine, { action: 'demo_role_switched', client_reported: true });
+    for (const [table, action] of [['audit_logs_v2', 'asset_approved'], ['audit_logs_v2', 'product_created'], ['audit_logs', 'orgs.update'], ['audit_logs', 'audit_chain_verified']]) {
+      const res = await a.client.from(table).insert({ action });
+      assert.equal(res.status, 403, `${table} ${action}`);
+      assert.equal(res.error.code, '42501');
+      assert.match(res.error.message, new RegExp(`"${action.replace('.', '\\.')}" is recorded only by the server`));
+    }
+    const { data: server } = await a.client.from('audit_logs_v2').select('action, client_reported').eq('action', 'orgs.insert').single();
+    assert.deepEqual(server, { action: 'orgs.insert', client_reported: false });
+  });
 });

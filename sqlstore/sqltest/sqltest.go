@@ -24,13 +24,27 @@ import (
 
 func raw(db *sqlstore.DB) (writer, reader *sql.DB, postgres bool) { return db.Raw(rawkey.Key{}) }
 
-// Exec runs a raw statement on the writer, bypassing the ports. Tests use
+// Exec runs a raw statement on the writer, bypassing the ports, with args
+// for its "?" placeholders (rewritten as $1, $2 … on PostgreSQL). Tests use
 // it to show that the database itself refuses what the service layer never
-// attempts (editing the audit trail), and to set up states no use case
-// makes.
-func Exec(ctx context.Context, db *sqlstore.DB, stmt string) error {
-	w, _, _ := raw(db)
-	_, err := w.ExecContext(ctx, stmt)
+// attempts (editing the audit trail), to play someone with direct access to
+// the database, and to set up states no use case makes.
+func Exec(ctx context.Context, db *sqlstore.DB, stmt string, args ...any) error {
+	w, _, postgres := raw(db)
+	if postgres && len(args) > 0 {
+		var b strings.Builder
+		n := 0
+		for _, r := range stmt {
+			if r == '?' {
+				n++
+				b.WriteString("$" + strconv.Itoa(n))
+				continue
+			}
+			b.WriteRune(r)
+		}
+		stmt = b.String()
+	}
+	_, err := w.ExecContext(ctx, stmt, args...)
 	return err
 }
 

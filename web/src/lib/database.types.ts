@@ -202,6 +202,7 @@ export type Database = {
           before_json: Json | null
           after_json: Json | null
           created_at: string
+          client_reported: boolean
         }
         Insert: {
           id?: number
@@ -213,6 +214,7 @@ export type Database = {
           before_json?: Json | null
           after_json?: Json | null
           created_at?: string
+          client_reported?: boolean
         }
         Update: {
           id?: number
@@ -224,6 +226,7 @@ export type Database = {
           before_json?: Json | null
           after_json?: Json | null
           created_at?: string
+          client_reported?: boolean
         }
         Relationships: [
         ]
@@ -240,6 +243,7 @@ export type Database = {
           meta: Json | null
           created_at: string
           hash: string
+          client_reported: boolean
         }
         Insert: {
           id?: number
@@ -252,6 +256,7 @@ export type Database = {
           meta?: Json | null
           created_at?: string
           hash?: string
+          client_reported?: boolean
         }
         Update: {
           id?: number
@@ -264,6 +269,7 @@ export type Database = {
           meta?: Json | null
           created_at?: string
           hash?: string
+          client_reported?: boolean
         }
         Relationships: [
         ]
@@ -821,6 +827,10 @@ export type Database = {
           file_path: string
           reference_id: string
         }
+        Returns: Json
+      }
+      audit_checkpoint: {
+        Args: { [_ in never]: never }
         Returns: Json
       }
       content_counts: {

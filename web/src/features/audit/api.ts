@@ -10,8 +10,11 @@ export type AuditEntry = Database["public"]["Tables"]["audit_logs_v2"]["Row"];
 /** A member of the caller's organisation, for actor names and the actor filter. */
 export type AuditMember = Pick<Database["public"]["Tables"]["members"]["Row"], "id" | "email" | "full_name" | "role" | "deactivated_at">;
 
-/** The columns the table, the detail and the export read (everything audit_logs_v2 has). */
-export const ENTRY_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, hash";
+/** The columns the CSV export holds, in its order. */
+export const EXPORT_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, hash";
+
+/** The columns the table and the detail read (everything audit_logs_v2 has). */
+export const ENTRY_COLUMNS = `${EXPORT_COLUMNS}, client_reported` as const;
 
 /** One PostgREST filter: column, operator, value. */
 export type QueryFilter = readonly [column: string, operator: string, value: string];
@@ -163,12 +166,23 @@ export async function exportCsv(filters: ResolvedFilters): Promise<Blob> {
   const sb = await getSupabase();
   if (filters === null) {
     // An empty period: still a file, with the header only.
-    return new Blob([`${ENTRY_COLUMNS.replaceAll(" ", "")}\r\n`], { type: "text/csv;charset=utf-8" });
+    return new Blob([`${EXPORT_COLUMNS.replaceAll(" ", "")}\r\n`], { type: "text/csv;charset=utf-8" });
   }
-  let q = sb.from("audit_logs_v2").select(ENTRY_COLUMNS);
+  let q = sb.from("audit_logs_v2").select(EXPORT_COLUMNS);
   for (const [column, op, value] of filters) q = q.filter(column, op, value);
   const text = unwrap(await q.order("id", { ascending: false }).csv());
   return new Blob([text], { type: "text/csv;charset=utf-8" });
+}
+
+/** The checkpoint a verification compared the chain with. */
+export interface VerifiedCheckpoint {
+  /** When it was sealed. */
+  at: string;
+  /** The last entry it sealed. */
+  seq: number;
+  hash: string;
+  /** Whether the chain still holds that entry with exactly that hash. */
+  matches: boolean;
 }
 
 /** The outcome of a chain verification. */
@@ -182,6 +196,8 @@ export interface ChainVerification {
   verifiedAt: string;
   /** Who ran it (from the trail; null for a run made just now). */
   actorId: string | null;
+  /** The last checkpoint it was compared with; null when there was none. */
+  checkpoint: VerifiedCheckpoint | null;
 }
 
 function num(value: unknown): number | null {
@@ -190,6 +206,51 @@ function num(value: unknown): number | null {
 
 function str(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
+}
+
+/** Reads a verification's checkpoint ({at, seq, hash, matches}); null when absent or malformed. */
+export function parseVerifiedCheckpoint(value: unknown): VerifiedCheckpoint | null {
+  if (!isRecord(value)) return null;
+  const at = str(value.at);
+  const seq = num(value.seq);
+  if (at === null || seq === null) return null;
+  return { at, seq, hash: str(value.hash) ?? "", matches: value.matches === true };
+}
+
+/** How the organisation's chain is sealed, as audit_checkpoint() tells. */
+export interface SealStatus {
+  /** "on"; "failing" when the server could not write its last checkpoints everywhere; "off" when it does not seal. */
+  sealing: "on" | "off" | "failing";
+  /** The longest a grown chain waits for its checkpoint, in seconds. */
+  intervalSeconds: number | null;
+  /** The chain's last checkpoint; null when it was never sealed. */
+  checkpoint: { at: string; seq: number; hash: string; keyId: string; signatureOk: boolean } | null;
+  /** Why the server stopped sealing the chain (it no longer matches its checkpoint); null when it did not. */
+  refused: string | null;
+}
+
+/** Reads audit_checkpoint()'s answer. */
+export function parseSealStatus(body: unknown): SealStatus {
+  if (!isRecord(body) || typeof body.sealing !== "string") {
+    throw new Error("The server sent the audit trail's seal in an unexpected format.");
+  }
+  const sealing = body.sealing === "on" || body.sealing === "failing" ? body.sealing : "off";
+  const cp = isRecord(body.checkpoint) ? body.checkpoint : null;
+  const at = cp ? str(cp.at) : null;
+  const seq = cp ? num(cp.seq) : null;
+  return {
+    sealing,
+    intervalSeconds: num(body.interval_seconds),
+    checkpoint:
+      cp && at !== null && seq !== null ? { at, seq, hash: str(cp.hash) ?? "", keyId: str(cp.key_id) ?? "", signatureOk: cp.signature_ok === true } : null,
+    refused: str(body.refused),
+  };
+}
+
+/** Reads how the caller's organisation's chain is sealed. */
+export async function fetchSealStatus(): Promise<SealStatus> {
+  const sb = await getSupabase();
+  return parseSealStatus(unwrap(await sb.rpc("audit_checkpoint")));
 }
 
 /** Reads verify_audit_chain()'s answer. */
@@ -205,6 +266,7 @@ export function parseVerification(body: unknown): ChainVerification {
     reason: str(body.reason),
     verifiedAt: str(body.verified_at) ?? new Date().toISOString(),
     actorId: null,
+    checkpoint: parseVerifiedCheckpoint(body.checkpoint),
   };
 }
 
@@ -244,5 +306,6 @@ export async function fetchLastVerification(): Promise<ChainVerification | null>
     reason: str(meta.reason),
     verifiedAt: row.created_at,
     actorId: row.actor_id,
+    checkpoint: parseVerifiedCheckpoint(meta.checkpoint),
   };
 }

@@ -82,6 +82,16 @@ export function AuditEntrySheet({
                     {entry.action}
                   </Badge>
                 </Row>
+                <Row term="Recorded by">
+                  {entry.client_reported ? (
+                    <span className="grid justify-items-start gap-1" data-testid="entry-source">
+                      <Badge variant="amber">Client-reported</Badge>
+                      <Muted>Sent by the app: it records what the client says happened.</Muted>
+                    </span>
+                  ) : (
+                    <span data-testid="entry-source">The server, with the change itself</span>
+                  )}
+                </Row>
                 <Row term="Time (local)">
                   <time dateTime={entry.created_at}>{formatLocalDateTime(entry.created_at)}</time>
                 </Row>

@@ -24,7 +24,21 @@ export interface OutboxMessage {
   lastError: string;
 }
 
-/** diagnostics()'s answer; `outbox` is present for owners and admins only. */
+/** How the server seals the audit trail (administrators only). */
+export interface AuditSealing {
+  /** "on"; "failing" when the last checkpoints could not be written everywhere; "off" when the server does not seal. */
+  status: "on" | "off" | "failing";
+  keyId: string;
+  intervalSeconds: number | null;
+  /** Where checkpoints go: "data directory", "s3". */
+  places: string[];
+  lastSealedAt: string | null;
+  lastError: string | null;
+  /** Why the organisation's chain is no longer sealed (it no longer matches its checkpoint). */
+  refused: string | null;
+}
+
+/** diagnostics()'s answer; `outbox` and `auditSealing` are present for owners and admins only. */
 export interface ServerDiagnostics {
   version: string;
   database: string;
@@ -33,6 +47,7 @@ export interface ServerDiagnostics {
   mailSender: string;
   realtime: string;
   outbox: OutboxMessage[] | null;
+  auditSealing: AuditSealing | null;
 }
 
 function text(v: unknown, fallback = ""): string {
@@ -75,6 +90,23 @@ function parseMessage(m: unknown): OutboxMessage | null {
   };
 }
 
+function nullableText(v: unknown): string | null {
+  return typeof v === "string" && v !== "" ? v : null;
+}
+
+function parseSealing(v: unknown): AuditSealing | null {
+  if (!isRecord(v)) return null;
+  return {
+    status: v.status === "on" || v.status === "failing" ? v.status : "off",
+    keyId: text(v.key_id),
+    intervalSeconds: int(v.interval_seconds),
+    places: Array.isArray(v.places) ? v.places.filter((p): p is string => typeof p === "string") : [],
+    lastSealedAt: nullableText(v.last_sealed_at),
+    lastError: nullableText(v.last_error),
+    refused: nullableText(v.refused),
+  };
+}
+
 export function parseDiagnostics(body: unknown): ServerDiagnostics {
   if (!isRecord(body)) throw new Error("The server sent diagnostics in an unexpected format.");
   return {
@@ -85,6 +117,7 @@ export function parseDiagnostics(body: unknown): ServerDiagnostics {
     mailSender: text(body.mail_sender),
     realtime: text(body.realtime, "not configured"),
     outbox: Array.isArray(body.outbox) ? body.outbox.map(parseMessage).filter((m): m is OutboxMessage => m !== null) : null,
+    auditSealing: parseSealing(body.audit_sealing),
   };
 }
 

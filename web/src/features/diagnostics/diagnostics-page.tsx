@@ -1,5 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { Activity, CircleAlert, ClipboardCopy, Database, HardDrive, HeartPulse, LifeBuoy, Mail, Radio, RefreshCw, Server } from "lucide-react";
+import {
+  Activity,
+  CircleAlert,
+  ClipboardCopy,
+  Database,
+  HardDrive,
+  HeartPulse,
+  LifeBuoy,
+  Lock,
+  Mail,
+  Radio,
+  RefreshCw,
+  Server,
+} from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
@@ -13,13 +26,14 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getConfig } from "@/lib/config";
+import { formatRelative, formatUtc } from "@/lib/format-time";
 import { errorMessage } from "@/lib/errors";
 import { clearLogs } from "@/lib/logger";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { fetchDiagnostics, fetchHealth, type OutboxMessage } from "./api";
+import { type AuditSealing, fetchDiagnostics, fetchHealth, type OutboxMessage } from "./api";
 import { ErrorLogCard, PerformanceLogCard } from "./client-logs";
-import { buildReport, databaseLabel, formatUptime, mailSenderLabel } from "./report";
+import { buildReport, databaseLabel, formatUptime, mailSenderLabel, sealingLabel } from "./report";
 import { useClientLogs } from "./use-client-logs";
 
 function localTime(iso: string | null): string {
@@ -139,6 +153,36 @@ function OutboxCard({ messages }: { messages: OutboxMessage[] }) {
         </div>
       )}
     </Card>
+  );
+}
+
+/** How the server seals the audit trail (shown to administrators). */
+function SealingFact({ sealing }: { sealing: AuditSealing }) {
+  const label = sealingLabel(sealing);
+  return (
+    <Fact
+      icon={Lock}
+      label="Audit sealing"
+      testId="fact-sealing"
+      loading={false}
+      tone={label.tone}
+      value={label.title}
+      detail={
+        <>
+          {label.detail}
+          {sealing.lastSealedAt ? (
+            <>
+              {" "}
+              Last checkpoint{" "}
+              <time dateTime={sealing.lastSealedAt} title={formatUtc(sealing.lastSealedAt)}>
+                {formatRelative(sealing.lastSealedAt)}
+              </time>
+              .
+            </>
+          ) : null}
+        </>
+      }
+    />
   );
 }
 
@@ -291,6 +335,7 @@ export function DiagnosticsPage() {
           value={realtimeOff ? "Not configured" : d?.realtime}
           detail={realtimeOff ? "Live updates between browsers are not available; screens refresh when you reload or act." : null}
         />
+        {d?.auditSealing ? <SealingFact sealing={d.auditSealing} /> : null}
       </section>
 
       {d?.outbox ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseDiagnostics, parseHealth } from "./api";
-import { buildReport, databaseLabel, formatUptime, mailSenderLabel } from "./report";
+import { buildReport, databaseLabel, formatUptime, mailSenderLabel, sealingLabel } from "./report";
 
 const server = parseDiagnostics({
   version: "1.2.3",
@@ -23,6 +23,23 @@ describe("parseDiagnostics", () => {
 
   it("has no outbox for other members", () => {
     expect(parseDiagnostics({ version: "1", database: "sqlite", migration: 4, mail_sender: "smtp" }).outbox).toBeNull();
+  });
+
+  it("reads how the audit trail is sealed, for admins", () => {
+    const d = parseDiagnostics({
+      version: "1",
+      audit_sealing: { status: "failing", key_id: "k1", interval_seconds: 60, places: ["data directory", "s3"], last_sealed_at: "2026-02-01T09:59:00Z", last_error: "write the checkpoints to s3: timeout", refused: null },
+    });
+    expect(d.auditSealing).toEqual({
+      status: "failing",
+      keyId: "k1",
+      intervalSeconds: 60,
+      places: ["data directory", "s3"],
+      lastSealedAt: "2026-02-01T09:59:00Z",
+      lastError: "write the checkpoints to s3: timeout",
+      refused: null,
+    });
+    expect(parseDiagnostics({ version: "1" }).auditSealing).toBeNull();
   });
 
   it("refuses a body that is not an object", () => {
@@ -81,6 +98,14 @@ describe("buildReport", () => {
 });
 
 describe("labels", () => {
+  it("names the audit trail's sealing", () => {
+    const base = { status: "on" as const, places: ["data directory", "s3"], keyId: "k1", lastError: null, refused: null };
+    expect(sealingLabel(base)).toEqual({ title: "Sealed", detail: "Signed checkpoints (key k1) go to the data directory and S3.", tone: "ok" });
+    expect(sealingLabel({ ...base, status: "failing", lastError: "disk full" })).toMatchObject({ title: "Failing", tone: "warn" });
+    expect(sealingLabel({ ...base, refused: "entry 5 is missing" }).detail).toBe("Your chain no longer matches its checkpoint: entry 5 is missing.");
+    expect(sealingLabel({ ...base, status: "off" }).tone).toBe("muted");
+  });
+
   it("names the mail sender honestly", () => {
     expect(mailSenderLabel("log").title).toBe("Log only");
     expect(mailSenderLabel("smtp").title).toBe("SMTP");

@@ -1,5 +1,5 @@
 import type { LogEntry, PerformanceMetric } from "@/lib/logger";
-import type { Health, ServerDiagnostics } from "./api";
+import type { AuditSealing, Health, ServerDiagnostics } from "./api";
 
 /** What the "Copy diagnostics" report is made from. */
 export interface ReportInput {
@@ -54,6 +54,15 @@ export function buildReport(input: ReportInput): Record<string, unknown> {
           storage: input.server.storage,
           mail_sender: input.server.mailSender,
           realtime: input.server.realtime,
+          audit_sealing: input.server.auditSealing
+            ? {
+                status: input.server.auditSealing.status,
+                places: input.server.auditSealing.places,
+                last_sealed_at: input.server.auditSealing.lastSealedAt,
+                last_error: input.server.auditSealing.lastError,
+                chain_refused: input.server.auditSealing.refused !== null,
+              }
+            : "administrators only",
           outbox:
             outbox === null
               ? "administrators only"
@@ -82,6 +91,21 @@ export function mailSenderLabel(sender: string): { title: string; detail: string
     };
   }
   return { title: sender || "Unknown", detail: "" };
+}
+
+/** How the audit trail's sealing is named: a title, a sentence and a tone. */
+export function sealingLabel(s: Pick<AuditSealing, "status" | "places" | "keyId" | "lastError" | "refused">): {
+  title: string;
+  detail: string;
+  tone: "ok" | "warn" | "muted";
+} {
+  if (s.status === "off") return { title: "Off", detail: "This server does not seal the audit trail.", tone: "muted" };
+  if (s.status === "failing") {
+    return { title: "Failing", detail: `The last checkpoints could not be written: ${s.lastError ?? "unknown error"}.`, tone: "warn" };
+  }
+  if (s.refused) return { title: "Stopped for your organisation", detail: `Your chain no longer matches its checkpoint: ${s.refused}.`, tone: "warn" };
+  const places = s.places.map((p) => (p === "s3" ? "S3" : `the ${p}`)).join(" and ");
+  return { title: "Sealed", detail: `Signed checkpoints (key ${s.keyId}) go to ${places || "the data directory"}.`, tone: "ok" };
 }
 
 const DATABASES: Record<string, string> = { sqlite: "SQLite", postgres: "PostgreSQL" };

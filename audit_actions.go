@@ -1,0 +1,112 @@
+package fairbalance
+
+import "strings"
+
+// The actions the server records. Entries a client appends through the
+// data API (AuditEntry.ClientReported) may use any other action — the
+// spec's client writes organization_created, user_invited,
+// onboarding_completed, demo_role_switched, demo_role_reset, client_error
+// and the like — but never one of these, so that an entry claiming that the
+// server did something was always written by the server.
+
+// Audit actions of the content functions and tables.
+const (
+	ActionAssetCreated           = "asset_created"
+	ActionAssetVersionCreated    = "asset_version_created"
+	ActionAssetArchived          = "asset_archived"
+	ActionReferenceFileAttached  = "reference_file_attached"
+	ActionClaimReferenceLinked   = "claim_reference_linked"
+	ActionClaimReferenceUnlinked = "claim_reference_unlinked"
+)
+
+// Audit actions of the review workflow: an asset entering each of its
+// states. They are reserved now, before the workflow records them, so that
+// no client entry written today can pass for a review decision.
+const (
+	ActionAssetSubmitted           = "asset_submitted"
+	ActionAssetApproved            = "asset_approved"
+	ActionAssetApprovedWithChanges = "asset_approved_with_changes"
+	ActionAssetChangesRequested    = "asset_changes_requested"
+	ActionAssetRejected            = "asset_rejected"
+	ActionAssetWithdrawn           = "asset_withdrawn"
+	ActionAssetExpired             = "asset_expired"
+)
+
+// ContentObjects are the content objects whose data API writes the server
+// records as "<object>_created", "<object>_updated" and "<object>_deleted"
+// (see ContentAuditAction).
+var ContentObjects = []string{"product", "asset", "reference", "claim", "module"}
+
+// ContentAuditAction is the action of a data API write of kind op
+// ("insert", "upsert", "update" or "delete") on a content object: upserts
+// and updates are both "_updated".
+func ContentAuditAction(object, op string) string {
+	switch op {
+	case "insert":
+		return object + "_created"
+	case "delete":
+		return object + "_deleted"
+	default:
+		return object + "_updated"
+	}
+}
+
+// DataAPIOps are the kinds of data API writes.
+var DataAPIOps = []string{"insert", "upsert", "update", "delete"}
+
+// DataAPIAuditAction is the action of a data API write of kind op on a
+// table that names no action of its own: "<table>.<op>".
+func DataAPIAuditAction(table, op string) string { return table + "." + op }
+
+// serverAuditActions lists the fixed server action names; with the content
+// objects' actions and the data API's "<table>.<op>" they are every action
+// the server records.
+var serverAuditActions = func() map[string]bool {
+	m := map[string]bool{}
+	for _, a := range []string{
+		ActionInviteCreated, ActionInviteAccepted, ActionInviteRevoked, ActionInviteResent,
+		ActionMemberDeactivated, ActionMemberReactivated, ActionSessionRevoked,
+		ActionAuditChainVerified, ActionAuditChainBroken,
+		ActionBucketCreated, ActionBucketUpdated, ActionBucketEmptied, ActionBucketDeleted,
+		ActionObjectCreated, ActionObjectUpdated, ActionObjectDeleted, ActionObjectMoved, ActionObjectCopied,
+		ActionAssetCreated, ActionAssetVersionCreated, ActionAssetArchived, ActionReferenceFileAttached,
+		ActionClaimReferenceLinked, ActionClaimReferenceUnlinked,
+		ActionAssetSubmitted, ActionAssetApproved, ActionAssetApprovedWithChanges, ActionAssetChangesRequested,
+		ActionAssetRejected, ActionAssetWithdrawn, ActionAssetExpired,
+	} {
+		m[a] = true
+	}
+	for _, o := range ContentObjects {
+		for _, op := range DataAPIOps {
+			m[ContentAuditAction(o, op)] = true
+		}
+	}
+	return m
+}()
+
+// IsServerAuditAction reports whether action is one the server records:
+// one of the fixed names above, a content object's "_created", "_updated"
+// or "_deleted", or a data API write "<table>.<op>" (a table name of
+// lower-case letters, digits and underscores, then ".insert", ".upsert",
+// ".update" or ".delete"). The comparison is exact: "Asset_Approved" or
+// " asset_approved" are other actions.
+func IsServerAuditAction(action string) bool {
+	if serverAuditActions[action] {
+		return true
+	}
+	table, op, ok := strings.Cut(action, ".")
+	if !ok || table == "" {
+		return false
+	}
+	for _, r := range table {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	for _, o := range DataAPIOps {
+		if op == o {
+			return true
+		}
+	}
+	return false
+}
