@@ -48,18 +48,11 @@ type BlobStore interface {
 	Delete(ctx context.Context, key string) error
 	// Copy duplicates the blob at src to dst (atomically visible).
 	Copy(ctx context.Context, src, dst string) (BlobInfo, error)
-	// List yields every visible blob — never a write in progress — with
-	// its Key, Size and ModTime (the time it became visible; SHA256 is
+	// List yields every visible blob whose key begins with prefix ("" for
+	// all) — never a write in progress — with its Key, Size and ModTime (the time it became visible; SHA256 is
 	// empty), in an order of the backend's, streaming: memory does not
 	// grow with the number of blobs. Blobs put or deleted while a listing
 	// runs may or may not be yielded. A failure is yielded once, as the
 	// last pair. Stopping early is allowed.
-	List(ctx context.Context) iter.Seq2[BlobInfo, error]
-}
-
-// BlobLister is a BlobStore that can list its keys.
-type BlobLister interface {
-	// ListBlobs returns the keys of the visible blobs that begin with
-	// prefix, sorted. Blobs being written are not listed.
-	ListBlobs(ctx context.Context, prefix string) ([]string, error)
+	List(ctx context.Context, prefix string) iter.Seq2[BlobInfo, error]
 }

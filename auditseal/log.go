@@ -23,6 +23,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -210,8 +211,7 @@ type BlobLog struct {
 	store fairbalance.BlobStore
 }
 
-// NewBlobLog returns the log kept in store. Reading it needs a store that
-// can list its keys (fairbalance.BlobLister).
+// NewBlobLog returns the log kept in store.
 func NewBlobLog(store fairbalance.BlobStore) *BlobLog { return &BlobLog{store: store} }
 
 // Place implements Log.
@@ -251,14 +251,14 @@ func (l *BlobLog) Append(ctx context.Context, cps []fairbalance.AuditCheckpoint)
 
 // Read implements Log, in key order (by organisation, then entry).
 func (l *BlobLog) Read(ctx context.Context, fn func(Record) error) error {
-	lister, ok := l.store.(fairbalance.BlobLister)
-	if !ok {
-		return errors.New("auditseal: the blob store cannot list its checkpoints")
+	var keys []string
+	for b, err := range l.store.List(ctx, BlobPrefix) {
+		if err != nil {
+			return err
+		}
+		keys = append(keys, b.Key)
 	}
-	keys, err := lister.ListBlobs(ctx, BlobPrefix)
-	if err != nil {
-		return err
-	}
+	sort.Strings(keys)
 	for _, key := range keys {
 		if !strings.HasSuffix(key, ".json") {
 			continue

@@ -11,11 +11,8 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
-
-	"fairbalance"
 )
 
 // Disk stores blobs as files under a root directory (the data directory's
@@ -192,15 +189,23 @@ func (d *Disk) Copy(ctx context.Context, src, dst string) (Info, error) {
 // errStopList ends a walk the consumer of List stopped.
 var errStopList = errors.New("blobstore: listing stopped")
 
-// List implements Store: a walk of the root in lexical order of each
-// directory, skipping the temporaries and anything that is not a regular
-// file under a valid key. Files and directories removed during the walk
-// are skipped over.
-func (d *Disk) List(ctx context.Context) iter.Seq2[Info, error] {
+// List implements Store: a walk, in lexical order of each directory, of
+// the directory that prefix names (up to its last "/"; the root for a
+// prefix without one), skipping the temporaries and anything that is not a
+// regular file under a valid key beginning with prefix. Files and
+// directories removed during the walk are skipped over.
+func (d *Disk) List(ctx context.Context, prefix string) iter.Seq2[Info, error] {
 	return func(yield func(Info, error) bool) {
-		err := filepath.WalkDir(d.root, func(p string, e fs.DirEntry, err error) error {
+		start := d.root
+		if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+			if err := checkKey(prefix[:i]); err != nil {
+				return // no blob has a key under an invalid one
+			}
+			start = filepath.Join(d.root, filepath.FromSlash(prefix[:i]))
+		}
+		err := filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
 			if err != nil {
-				if p != d.root && errors.Is(err, fs.ErrNotExist) {
+				if (p != d.root || start != d.root) && errors.Is(err, fs.ErrNotExist) {
 					return nil
 				}
 				return err
@@ -222,7 +227,7 @@ func (d *Disk) List(ctx context.Context) iter.Seq2[Info, error] {
 				return nil
 			}
 			key := filepath.ToSlash(rel)
-			if checkKey(key) != nil {
+			if !strings.HasPrefix(key, prefix) || checkKey(key) != nil {
 				return nil
 			}
 			st, err := e.Info()
@@ -241,49 +246,4 @@ func (d *Disk) List(ctx context.Context) iter.Seq2[Info, error] {
 			yield(Info{}, fmt.Errorf("blobstore: list: %w", err))
 		}
 	}
-}
-
-var _ fairbalance.BlobLister = (*Disk)(nil)
-
-// ListBlobs implements fairbalance.BlobLister. It walks only the directory
-// that prefix names (up to its last "/").
-func (d *Disk) ListBlobs(ctx context.Context, prefix string) ([]string, error) {
-	start := d.root
-	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
-		if err := checkKey(prefix[:i]); err != nil {
-			return nil, err
-		}
-		start = filepath.Join(d.root, filepath.FromSlash(prefix[:i]))
-	}
-	var out []string
-	err := filepath.WalkDir(start, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil
-			}
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if e.IsDir() {
-			if p == d.tmp {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		rel, err := filepath.Rel(d.root, p)
-		if err != nil {
-			return err
-		}
-		if key := filepath.ToSlash(rel); strings.HasPrefix(key, prefix) && e.Type().IsRegular() {
-			out = append(out, key)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("blobstore: %w", err)
-	}
-	sort.Strings(out)
-	return out, nil
 }

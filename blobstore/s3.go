@@ -12,12 +12,9 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"sort"
 	"strings"
 	"sync"
 	"time"
-
-	"fairbalance"
 
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
@@ -190,7 +187,7 @@ func (s *S3) Temporaries(ctx context.Context) ([]string, error) {
 // Keys lists the keys of every visible blob (for tests and diagnostics).
 func (s *S3) Keys(ctx context.Context) ([]string, error) {
 	var out []string
-	for b, err := range s.List(ctx) {
+	for b, err := range s.List(ctx, "") {
 		if err != nil {
 			return nil, err
 		}
@@ -202,13 +199,13 @@ func (s *S3) Keys(ctx context.Context) ([]string, error) {
 // List implements Store: the objects under Prefix in key order, pages of
 // a thousand requested as the consumer goes; the temporaries and any
 // object whose name is not a valid key (a "folder/" marker) are skipped.
-func (s *S3) List(ctx context.Context) iter.Seq2[Info, error] {
+func (s *S3) List(ctx context.Context, prefix string) iter.Seq2[Info, error] {
 	return func(yield func(Info, error) bool) {
 		// Ending the context stops the client's listing goroutine when the
 		// consumer stops early.
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix, Recursive: true}) {
+		for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix + prefix, Recursive: true}) {
 			if o.Err != nil {
 				yield(Info{}, fmt.Errorf("blobstore: s3 list: %w", o.Err))
 				return
@@ -410,21 +407,4 @@ func (s *S3) Copy(ctx context.Context, src, dst string) (Info, error) {
 		return Info{}, s.wrap(src, err)
 	}
 	return s.Stat(ctx, dst)
-}
-
-var _ fairbalance.BlobLister = (*S3)(nil)
-
-// ListBlobs implements fairbalance.BlobLister.
-func (s *S3) ListBlobs(ctx context.Context, prefix string) ([]string, error) {
-	var out []string
-	for o := range s.c.ListObjects(ctx, s.bucket, minio.ListObjectsOptions{Prefix: s.prefix + prefix, Recursive: true}) {
-		if o.Err != nil {
-			return nil, fmt.Errorf("blobstore: s3 list %s: %w", prefix, o.Err)
-		}
-		if k := strings.TrimPrefix(o.Key, s.prefix); !strings.HasPrefix(k, ".tmp/") {
-			out = append(out, k)
-		}
-	}
-	sort.Strings(out)
-	return out, nil
 }

@@ -97,7 +97,7 @@ func (s *Storage) ReclaimOrphans(ctx context.Context) (Reclaimed, error) {
 		clear(batch)
 		return nil
 	}
-	for b, err := range s.blobs.List(ctx) {
+	for b, err := range s.blobs.List(ctx, "") {
 		if err != nil {
 			return res, err
 		}

@@ -291,7 +291,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		s := h.Store
 		list := func(ctx context.Context) (map[string]fairbalance.BlobInfo, error) {
 			out := map[string]fairbalance.BlobInfo{}
-			for b, err := range s.List(ctx) {
+			for b, err := range s.List(ctx, "") {
 				if err != nil {
 					return out, err
 				}
@@ -355,7 +355,7 @@ func Run(t *testing.T, open func(t *testing.T) Harness) {
 		}
 
 		n := 0
-		for _, err := range s.List(ctx) {
+		for _, err := range s.List(ctx, "") {
 			if err != nil {
 				t.Fatal(err)
 			}
