@@ -81,7 +81,7 @@ describe("LoginPage two-step verification", () => {
     const code = await screen.findByLabelText("6-digit code");
     expect(code).toHaveAttribute("autocomplete", "one-time-code");
     expect(code).toHaveAttribute("inputmode", "numeric");
-    expect(screen.getByText("From Phone")).toBeInTheDocument();
+    expect(code).toHaveAccessibleDescription("The code changes every 30 seconds.");
 
     // Not six digits: said so, nothing sent.
     await u.type(code, "12a");

@@ -28,12 +28,12 @@ type Values = z.infer<typeof schema>;
  * since this session's user was stored); the session is then refreshed, so
  * that its stored user says so too.
  */
-async function loadFactor(): Promise<{ id: string; name: string } | null> {
+async function loadFactor(): Promise<{ id: string } | null> {
   const sb = await getSupabase();
   const { data, error } = await sb.auth.mfa.listFactors();
   if (error) throw error;
   const factor = data.totp[0];
-  if (factor) return { id: factor.id, name: factor.friendly_name ?? "" };
+  if (factor) return { id: factor.id };
   const refreshed = await sb.auth.refreshSession();
   if (refreshed.error) throw refreshed.error;
   return null;
@@ -115,14 +115,8 @@ export function SecondFactorStep({
       title="Two-step verification"
       description={
         <>
-          Enter the 6-digit code from your authenticator app to finish signing in
-          {email ? (
-            <>
-              {" "}
-              as <span className="font-medium break-all text-foreground">{email}</span>
-            </>
-          ) : null}
-          .
+          Enter the 6-digit code from your authenticator app to finish signing in.
+          {email ? <span className="mt-1 block font-medium [overflow-wrap:anywhere] text-foreground">{email}</span> : null}
         </>
       }
     >
@@ -142,11 +136,7 @@ export function SecondFactorStep({
             control={form.control}
             name="code"
             render={({ field }) => (
-              <Field
-                label="6-digit code"
-                hint={factor.data?.name ? `From ${factor.data.name}` : "From your authenticator app"}
-                error={errors.code?.message}
-              >
+              <Field label="6-digit code" hint="The code changes every 30 seconds." error={errors.code?.message}>
                 <Input
                   ref={field.ref}
                   name={field.name}
@@ -160,7 +150,6 @@ export function SecondFactorStep({
                   // The one thing to do on this screen.
                   autoFocus
                   maxLength={6}
-                  placeholder="123456"
                   className="h-12 text-center font-mono text-lg tracking-[0.4em]"
                   disabled={busy}
                 />
