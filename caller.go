@@ -29,6 +29,12 @@ const (
 	CodeNotMember = "not_member"
 	// CodeMemberDeactivated: the token's member was deactivated.
 	CodeMemberDeactivated = "member_deactivated"
+	// CodeInsufficientAAL: the token's account has a verified second factor
+	// but the token or its session is below aal2 (signed in with the
+	// password only, the challenge not yet answered). Only the data,
+	// storage and function surfaces refuse it; the identity endpoints that
+	// answer the challenge accept the session.
+	CodeInsufficientAAL = "insufficient_aal"
 )
 
 // Caller is who makes a request, as every surface (data API, storage,

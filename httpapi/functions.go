@@ -80,21 +80,6 @@ func (a *API) fnActor(r *http.Request, recoveryKey string) (service.Actor, error
 	return act, nil
 }
 
-// fnCallerError renders a refused token as the functions do, keyed on the
-// resolver's code: a member who is none (any more) is forbidden, anything
-// else is an invalid JWT. An internal failure passes unchanged.
-func fnCallerError(err error) error {
-	e := fairbalance.AsError(err)
-	if e == nil || e.Kind == fairbalance.KindInternal {
-		return err
-	}
-	switch e.Code {
-	case fairbalance.CodeNotMember, fairbalance.CodeMemberDeactivated:
-		return e // as the functions' own membership check words it
-	}
-	return &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
-}
-
 // handleFunction serves POST /functions/v1/{name}.
 func (a *API) handleFunction(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")

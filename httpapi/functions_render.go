@@ -32,3 +32,20 @@ func (a *API) fnFail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	writeJSON(w, statusOf(e.Kind), body)
 }
+
+// fnCallerError renders a refused token as the functions do, keyed on the
+// resolver's code: a member who is none (any more) is forbidden, and so is
+// a password-only session of an account with two-step verification (403
+// insufficient_aal, as GoTrue names it); anything else is an invalid JWT.
+// An internal failure passes unchanged.
+func fnCallerError(err error) error {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		return err
+	}
+	switch e.Code {
+	case fairbalance.CodeNotMember, fairbalance.CodeMemberDeactivated, fairbalance.CodeInsufficientAAL:
+		return e // as the functions' own membership check words it
+	}
+	return &fairbalance.Error{Kind: fairbalance.KindUnauthorized, Code: "invalid_jwt", Message: "Invalid JWT"}
+}

@@ -76,6 +76,14 @@ func restCallerError(err error) error {
 		return &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "42501", Message: "This account is deactivated"}
 	case fairbalance.CodeUserBanned:
 		return &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "42501", Message: "This account is banned"}
+	case fairbalance.CodeInsufficientAAL:
+		// Supabase refuses such a session by a policy on the aal claim,
+		// which PostgREST reports as 42501 (insufficient privilege), 403
+		// for a signed-in role; here the whole request is refused, saying
+		// why and what to do.
+		return &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "42501", Message: "Two-step verification required",
+			Details: e.Code + ": " + e.Message,
+			Hint:    "Answer the authenticator challenge (POST /auth/v1/factors/{id}/challenge, then /verify) and use the aal2 token it returns"}
 	}
 	return unauthorized("JWT could not be decoded", "invalid signature or claims")
 }

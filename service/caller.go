@@ -40,21 +40,27 @@ const callerCacheSize = 10000
 // out, not revoked by its member or an administrator, not ended by a
 // deactivation, its refresh tokens not revoked for reuse) and be within its
 // lifetime, the account must exist, not be deleted or banned, and have a
-// member profile that is not deactivated. The caller then carries the
-// profile's organisation and role, and Demo for the demo organisation.
+// member profile that is not deactivated; and if the account has a
+// verified second factor, both the token (its aal claim) and the session
+// must be at aal2: a password-only session has to answer the challenge
+// first (Authenticate, which the identity endpoints use, accepts it so that
+// it can). The caller then carries the profile's organisation and role, and
+// Demo for the demo organisation.
 //
 // A refusal is an *fairbalance.Error with one of the root package's caller
 // codes (fairbalance.CodeBadJWT, CodeTokenExpired, CodeRoleNotAllowed,
 // CodeSessionNotFound, CodeSessionExpired, CodeUserNotFound, CodeUserBanned,
-// CodeNotMember, CodeMemberDeactivated); any other error is an internal
-// failure.
+// CodeNotMember, CodeMemberDeactivated, CodeInsufficientAAL); any other
+// error is an internal failure.
 //
-// The judgement of a member (session, account, profile) is remembered for
-// CallerCacheTTL (5 s by default, never above RevocationBound). Every change
-// made through this instance's store (Store) to a session, an account or a
-// profile forgets what it concerns once its transaction ends, so here a
-// sign-out or revocation takes effect on the next request; on another
-// instance sharing the database it takes effect within the TTL.
+// The judgement of a member (session, account, profile, factors) is
+// remembered for CallerCacheTTL (5 s by default, never above
+// RevocationBound), per session and assurance level of the token. Every
+// change made through this instance's store (Store) to a session, an
+// account, a profile or a factor forgets what it concerns once its
+// transaction ends, so here a sign-out, a revocation, a factor verified or
+// removed takes effect on the next request; on another instance sharing the
+// database it takes effect within the TTL.
 func (s *Identity) Caller(ctx context.Context, token string) (fairbalance.Caller, error) {
 	c, err := s.ParseToken(token)
 	if err != nil {
@@ -72,13 +78,18 @@ func (s *Identity) Caller(ctx context.Context, token string) (fairbalance.Caller
 	if err := s.memberClaims(c); err != nil {
 		return fairbalance.Caller{}, err
 	}
+	// A member's token without an aal claim is taken at the lowest level.
+	aal := c.AAL
+	if aal == "" {
+		aal = aal1
+	}
 	now := s.Now()
-	key := c.SessionID + " " + c.Subject
+	key := c.SessionID + " " + c.Subject + " " + aal
 	if e, ok := s.callers.get(key, now); ok {
 		return e.caller, e.err
 	}
 	gen := s.callers.generation()
-	caller, err := lookupMember(ctx, s.store.View(), now, c.Subject, c.SessionID)
+	caller, err := lookupMember(ctx, s.store.View(), now, c.Subject, c.SessionID, aal)
 	if fe := fairbalance.AsError(err); err != nil && (fe == nil || fe.Kind == fairbalance.KindInternal) {
 		return fairbalance.Caller{}, internal(err)
 	}
@@ -107,12 +118,23 @@ func (s *Identity) memberClaims(c *auth.Claims) error {
 	return nil
 }
 
+// The authenticator assurance levels of GoTrue: a session signed in with
+// one factor (password, e-mailed link) is aal1; answering the challenge of
+// a verified second factor raises it to aal2.
+const (
+	aal1 = "aal1"
+	aal2 = "aal2"
+)
+
 // lookupMember reads and judges, uncached, the member userID signed in with
 // the session sessionID: the account, the member profile, then the session
 // ("" for a credential that names no session, which only the service layer
-// makes). Identity.Caller remembers its answer; a signed upload URL, used
-// once per file, asks it afresh.
-func lookupMember(ctx context.Context, q fairbalance.Tx, now time.Time, userID, sessionID string) (fairbalance.Caller, error) {
+// makes) and its assurance level. tokenAAL is the aal claim of the access
+// token presented, or "" for a credential of the service layer that carries
+// none (a signed upload URL), for which the session's level alone counts.
+// Identity.Caller remembers its answer; a signed upload URL, used once per
+// file, asks it afresh.
+func lookupMember(ctx context.Context, q fairbalance.Tx, now time.Time, userID, sessionID, tokenAAL string) (fairbalance.Caller, error) {
 	u, err := q.UserByID(ctx, userID)
 	if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
 		return fairbalance.Caller{}, err
@@ -135,9 +157,12 @@ func lookupMember(ctx context.Context, q fairbalance.Tx, now time.Time, userID, 
 		if err := sessionRefusal(sess, userID, now); err != nil {
 			return fairbalance.Caller{}, err
 		}
-		// A check that concerns the data surfaces but not the auth
-		// endpoints (which a session must reach to raise its assurance
-		// level) belongs here, with what it needs read above.
+		// The data surfaces, unlike the auth endpoints (which a session
+		// must reach to raise its level), need aal2 of a member who has a
+		// second factor.
+		if err := assuranceRefusal(u, sess, tokenAAL); err != nil {
+			return fairbalance.Caller{}, err
+		}
 	}
 	return fairbalance.Caller{
 		Role: "authenticated", UserID: userID, SessionID: sessionID,
@@ -181,6 +206,21 @@ func sessionRefusal(sess *fairbalance.Session, userID string, now time.Time) err
 		return errf(fairbalance.KindForbidden, fairbalance.CodeSessionExpired, "Session from session_id claim in JWT has expired")
 	}
 	return nil
+}
+
+// assuranceRefusal refuses the session sess of u below aal2 when u has a
+// verified factor (unverified ones are enrolments in progress). Both levels
+// count, as GoTrue's would: the token's (tokenAAL; "" when the credential
+// carries none), since Supabase's data policies read the aal claim, so a
+// password-only token stays refused after its session rose; and the
+// session's, which falls back to aal1 when the factor it used is removed,
+// so an aal2 token issued before then no longer counts.
+func assuranceRefusal(u *fairbalance.User, sess *fairbalance.Session, tokenAAL string) error {
+	if !hasVerifiedFactor(u) || sess.AAL == aal2 && (tokenAAL == "" || tokenAAL == aal2) {
+		return nil
+	}
+	return errf(fairbalance.KindForbidden, fairbalance.CodeInsufficientAAL,
+		"AAL2 session is required: this account has two-step verification on, and this session has not answered the authenticator challenge")
 }
 
 // callerCache remembers judged members, refusals included, by session and
@@ -307,9 +347,9 @@ func (t *touched) any() bool {
 
 // watchedStore is the store as the services of an instance use it: every
 // transaction that ends or changes a session, changes or deletes an
-// account, or changes a member profile makes the callers cache forget what
-// it concerns when it ends (committed or not: forgetting too much only costs
-// a read).
+// account, changes a member profile or adds, changes or removes a second
+// factor makes the callers cache forget what it concerns when it ends
+// (committed or not: forgetting too much only costs a read).
 type watchedStore struct {
 	fairbalance.Store
 	callers *callerCache
@@ -358,6 +398,29 @@ func (w watchedTx) DeleteSessions(ctx context.Context, userID, keepID string, be
 func (w watchedTx) DowngradeSessions(ctx context.Context, factorID string) error {
 	w.t.everything()
 	return w.Tx.DowngradeSessions(ctx, factorID)
+}
+
+// A factor verified (UpdateFactor) or removed changes whether the account
+// needs aal2; the session raised by the verification is an UpdateSession.
+func (w watchedTx) CreateFactor(ctx context.Context, f *fairbalance.Factor) error {
+	w.t.user(f.UserID)
+	return w.Tx.CreateFactor(ctx, f)
+}
+
+func (w watchedTx) UpdateFactor(ctx context.Context, f *fairbalance.Factor) error {
+	w.t.user(f.UserID)
+	return w.Tx.UpdateFactor(ctx, f)
+}
+
+// DeleteFactor names the factor alone; removals are rare.
+func (w watchedTx) DeleteFactor(ctx context.Context, id string) error {
+	w.t.everything()
+	return w.Tx.DeleteFactor(ctx, id)
+}
+
+func (w watchedTx) DeleteUnverifiedFactors(ctx context.Context, userID, exceptID string, olderThan time.Time) error {
+	w.t.user(userID)
+	return w.Tx.DeleteUnverifiedFactors(ctx, userID, exceptID, olderThan)
 }
 
 func (w watchedTx) RevokeFamily(ctx context.Context, sessionID string) error {

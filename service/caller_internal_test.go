@@ -140,6 +140,14 @@ func TestWatchedStoreForgets(t *testing.T) {
 				Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: "u9"}})
 			return err
 		}, []string{"s1 u1", "s2 u2"}, nil},
+		{"a factor is enrolled", func(tx fairbalance.Tx) error {
+			return tx.CreateFactor(ctx, &fairbalance.Factor{ID: auth.NewUUID(), UserID: "u1", FactorType: "totp", Status: "unverified", CreatedAt: now, UpdatedAt: now})
+		}, []string{"s1 u1"}, []string{"s2 u2"}},
+		{"a factor is verified", func(tx fairbalance.Tx) error {
+			return tx.UpdateFactor(ctx, &fairbalance.Factor{ID: auth.NewUUID(), UserID: "u2", FactorType: "totp", Status: "verified", UpdatedAt: now})
+		}, []string{"s2 u2"}, []string{"s1 u1"}},
+		{"abandoned enrolments go", func(tx fairbalance.Tx) error { return tx.DeleteUnverifiedFactors(ctx, "u1", "", now) }, []string{"s1 u1"}, []string{"s2 u2"}},
+		{"a factor is removed", func(tx fairbalance.Tx) error { return tx.DeleteFactor(ctx, auth.NewUUID()) }, []string{"s1 u1", "s2 u2"}, nil},
 		{"a read", func(tx fairbalance.Tx) error { _, err := tx.SessionByID(ctx, "s1"); return err }, nil, []string{"s1 u1", "s2 u2"}},
 	} {
 		remember()

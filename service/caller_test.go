@@ -4,6 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pquerna/otp"
+	"github.com/pquerna/otp/totp"
+
 	"fairbalance"
 	"fairbalance/service"
 )
@@ -145,5 +148,84 @@ func TestCallerSessionLifetime(t *testing.T) {
 		if _, err := e.id.Authenticate(ctx, s.AccessToken, ""); errCode(err) != fairbalance.CodeSessionExpired {
 			t.Fatalf("authenticate: %v", err)
 		}
+	})
+}
+
+// Two-step verification: a member whose account has a verified factor is
+// refused (CodeInsufficientAAL) by the resolver for a token or session
+// below aal2, though the auth endpoints (Authenticate) still serve it; the
+// change shows on the next request, remembered or not.
+func TestCallerTwoStep(t *testing.T) {
+	t.Parallel()
+	forEachBackend(t, func(t *testing.T, e *env) {
+		ctx := e.ctx
+		uid := e.seed("m@example.com")
+		now := e.id.Now()
+		if err := e.db.Tx(ctx, func(tx fairbalance.Tx) error {
+			if err := tx.CreateOrg(ctx, &fairbalance.Org{ID: "org-a", Name: "A", CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+			return tx.CreateProfile(ctx, &fairbalance.Profile{ID: uid, OrgID: "org-a", Role: fairbalance.RoleAdmin, CreatedAt: now, UpdatedAt: now})
+		}); err != nil {
+			t.Fatal(err)
+		}
+		s := e.signIn("m@example.com")
+		accepted := func(what string, s *service.Session) {
+			t.Helper()
+			if c, err := e.id.Caller(ctx, s.AccessToken); err != nil || c.UserID != uid || !c.IsAdmin() {
+				t.Fatalf("%s: %+v, %v", what, c, err)
+			}
+		}
+		refused := func(what string, s *service.Session) {
+			t.Helper()
+			if _, err := e.id.Caller(ctx, s.AccessToken); errCode(err) != fairbalance.CodeInsufficientAAL {
+				t.Fatalf("%s: %v, want insufficient_aal", what, err)
+			}
+			if _, err := e.id.Authenticate(ctx, s.AccessToken, ""); err != nil {
+				t.Fatalf("%s: the auth endpoints refuse it: %v", what, err)
+			}
+		}
+		accepted("no factor", s)
+		enr, err := e.id.Enroll(ctx, e.c, e.principal(s), "totp", "Phone", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		accepted("unverified factor", s)
+		verify := func(s *service.Session) *service.Session {
+			t.Helper()
+			e.advance(30 * time.Second) // a code of a new step
+			p := e.principal(s)
+			ch, err := e.id.Challenge(ctx, e.c, p, enr.Factor.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, err := totp.GenerateCodeCustom(enr.TOTP.Secret, e.id.Now(), totp.ValidateOpts{Period: 30, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := e.id.VerifyFactor(ctx, e.c, p, enr.Factor.ID, ch.ID, code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		}
+		raised := verify(s)
+		accepted("aal2 after verification", raised)
+		refused("the session's aal1 token after verification", s)
+
+		pw := e.signIn("m@example.com")
+		refused("password only", pw)
+		refreshed, err := e.id.Refresh(ctx, e.c, pw.RefreshToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refused("refreshed password-only session", refreshed)
+		accepted("password, then the code", verify(pw))
+
+		if _, err := e.id.Unenroll(ctx, e.c, e.principal(raised), enr.Factor.ID); err != nil {
+			t.Fatal(err)
+		}
+		accepted("no factor any more", s)
+		accepted("no factor any more, new sign-in", e.signIn("m@example.com"))
 	})
 }

@@ -926,8 +926,9 @@ func (s *Storage) SignUploadURL(ctx context.Context, c fairbalance.Caller, bucke
 // UploadSigned stores an upload made with an upload token, as the member
 // who signed it, as that member is now: the member's standing is judged
 // afresh as Identity.Caller judges it (the session that signed the URL still
-// alive, the account, the profile), so a signed-out or revoked session, a
-// deactivated member or one who left the organisation is refused at once.
+// alive, the account, the profile, the session at aal2 if the account has a
+// second factor), so a signed-out or revoked session, a deactivated member
+// or one who left the organisation is refused at once.
 func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput) (*fairbalance.StoredObject, error) {
 	name, err := CleanObjectName(in.Name)
 	if err != nil {
@@ -939,7 +940,7 @@ func (s *Storage) UploadSigned(ctx context.Context, token string, in UploadInput
 	}
 	c := fairbalance.Caller{Role: "service_role"}
 	if cl.Owner != "service_role" {
-		if c, err = lookupMember(ctx, s.store.View(), s.Now(), cl.Owner, cl.Session); err != nil {
+		if c, err = lookupMember(ctx, s.store.View(), s.Now(), cl.Owner, cl.Session, ""); err != nil {
 			return nil, signedUploadRefusal(err)
 		}
 	}

@@ -527,7 +527,23 @@ func TestVerifyAuditChainAndPilot(t *testing.T) {
 			call(t, m, admin, "create_invite", map[string]any{"email": "a@example.com", "role": "viewer"})
 			call(t, m, admin, "create_invite", map[string]any{"email": "b@example.com", "role": "viewer"})
 			now := time.Now().UTC()
+			// An enrolment not yet verified is not two-factor authentication:
+			// only a verified factor is enforced at sign-in.
 			err := m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
+				for _, u := range []string{owner.UserID, admin.UserID} {
+					if err := tx.CreateFactor(m.ctx, &fairbalance.Factor{ID: auth.NewUUID(), UserID: u, FriendlyName: "pending", FactorType: "totp", Status: "unverified", CreatedAt: now, UpdatedAt: now}); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if done, out := steps(); done["admin_mfa"] {
+				t.Fatalf("unverified factors count as two-factor authentication: %v", out)
+			}
+			err = m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
 				for _, u := range []string{owner.UserID, admin.UserID} {
 					if err := tx.CreateFactor(m.ctx, &fairbalance.Factor{ID: auth.NewUUID(), UserID: u, FactorType: "totp", Status: "verified", CreatedAt: now, UpdatedAt: now}); err != nil {
 						return err

@@ -463,25 +463,32 @@ test.describe("security", () => {
     await shots(page, "security", { dark: true });
 
     // Another browser signs in with the password only (AAL1): it must
-    // confirm with a code before it may remove the factor.
+    // confirm with a code before it may remove the factor. Two-step
+    // verification being enforced, the app asks for that code before it
+    // lets the session in at all, and the server refuses the password-only
+    // session the removal.
     const used = totpUsed;
     const context = await browser.newContext({ baseURL: server.url });
     const other = await context.newPage();
     await signInFast(other, server, admin);
     await other.goto("/security");
-    await expect(other.getByTestId("session-aal")).toHaveText("AAL1");
-    const stepUp = other.getByRole("alert").filter({ hasText: "Confirm it is you" });
+    await expect(other).toHaveURL(/\/login$/);
+    await expect(other.getByRole("heading", { name: "Two-step verification" })).toBeVisible();
+    const stepUp = other.getByRole("button", { name: "Cancel and sign out" });
     await expect(stepUp).toBeVisible();
     await accessible(other);
     await shots(other, "security-step-up");
-    await other.getByTestId("mfa-factor").getByRole("button", { name: "Remove" }).click();
-    await other.getByRole("dialog").getByRole("button", { name: "Remove authenticator" }).click();
-    await expect(other.getByText("AAL2 required to unenroll verified factor")).toBeVisible();
-    await other.getByRole("dialog").getByRole("button", { name: "Keep it" }).click();
+    const aal1 = await other.evaluate(() => (JSON.parse(window.localStorage.getItem("fairbalance.auth") ?? "{}") as { access_token: string }).access_token);
+    const auth = { apikey: server.anonKey, Authorization: `Bearer ${aal1}` };
+    const me = (await (await fetch(`${server.url}/auth/v1/user`, { headers: auth })).json()) as { factors: { id: string }[] };
+    const removal = await fetch(`${server.url}/auth/v1/factors/${me.factors[0]?.id ?? ""}`, { method: "DELETE", headers: auth });
+    expect(removal.status).toBe(422);
+    expect(await removal.json()).toMatchObject({ error_code: "insufficient_aal", msg: "AAL2 required to unenroll verified factor" });
     // A code of a later 30-second step than the one used to enrol.
     await expect.poll(() => totp(secret ?? ""), { timeout: 35_000, intervals: [1000] }).not.toBe(used);
-    await stepUp.getByLabel("Authenticator code").fill(totp(secret ?? ""));
-    await stepUp.getByRole("button", { name: "Verify" }).click();
+    await other.getByLabel("6-digit code").fill(totp(secret ?? ""));
+    await other.getByRole("button", { name: "Verify" }).click();
+    await expect(other).toHaveURL(/\/security$/);
     await expect(other.getByTestId("session-aal")).toHaveText("AAL2");
     await expect(stepUp).toHaveCount(0);
 

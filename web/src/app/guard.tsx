@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Suspense, useEffect } from "react";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
+import { secondFactorDue } from "@/lib/assurance";
 import { useAuth } from "@/lib/auth";
 import { embeddedConfig, getConfig } from "@/lib/config";
 import { decideGuard, UNCHECKED_PATHS } from "@/lib/guard";
@@ -13,8 +14,10 @@ export const CONFIG_QUERY_KEY = ["config"] as const;
 /**
  * The route guard (spec §2): on every navigation outside /health and /safe
  * it checks the session, sends signed-out visitors to /login remembering the
- * page, sends them to /gate while the passcode gate is closed, and to /safe
- * when checking fails unexpectedly. A spinner shows while it checks.
+ * page, sends a password-only session of an account with two-step
+ * verification to /login for its code (remembering the page too), sends
+ * them to /gate while the passcode gate is closed, and to /safe when
+ * checking fails unexpectedly. A spinner shows while it checks.
  */
 export function RouteGuard() {
   const auth = useAuth();
@@ -47,6 +50,7 @@ export function RouteGuard() {
     status: auth.status,
     gateBlocked: !safe && config.data !== undefined && config.data.gate && !config.data.gatePassed,
     failed: !safe && (auth.error !== null || config.isError),
+    secondFactorDue: auth.status === "signed-in" && secondFactorDue(auth.session),
   });
 
   if (auth.error && !safe) console.error("Route guard error:", auth.error);

@@ -35,6 +35,30 @@ describe("decideGuard", () => {
 
   it("renders protected pages for a signed-in user", () => {
     expect(decideGuard({ ...base, path: "/users", status: "signed-in" })).toEqual({ kind: "render" });
+    expect(decideGuard({ ...base, path: "/users", status: "signed-in", secondFactorDue: false })).toEqual({ kind: "render" });
+  });
+
+  it("sends a session still owing its authenticator code to the sign-in screen's code step, remembering the page", () => {
+    expect(decideGuard({ ...base, path: "/users", status: "signed-in", secondFactorDue: true })).toEqual({
+      kind: "redirect",
+      to: "/login",
+      rememberFrom: true,
+    });
+    expect(decideGuard({ ...base, path: "/", status: "signed-in", secondFactorDue: true })).toEqual({
+      kind: "redirect",
+      to: "/login",
+      rememberFrom: true,
+    });
+    // The sign-in screen (the code step) and signing out stay open to it.
+    for (const path of ["/login", "/logout"]) {
+      expect(decideGuard({ ...base, path, status: "signed-in", secondFactorDue: true })).toEqual({ kind: "render" });
+    }
+    // The gate still comes first.
+    expect(decideGuard({ ...base, path: "/users", status: "signed-in", secondFactorDue: true, gateBlocked: true })).toEqual({
+      kind: "redirect",
+      to: "/gate",
+      rememberFrom: false,
+    });
   });
 });
 

@@ -19,6 +19,12 @@ export interface GuardInput {
   gateBlocked: boolean;
   /** Starting the session failed unexpectedly. */
   failed: boolean;
+  /**
+   * The session is signed in with the password only but its account has a
+   * verified authenticator (see secondFactorDue): the server refuses it
+   * everything but finishing the sign-in, so it goes to /login's code step.
+   */
+  secondFactorDue?: boolean;
 }
 
 export type GuardDecision =
@@ -31,13 +37,14 @@ function matches(path: string, list: readonly string[]): boolean {
 }
 
 /** What the guard does for one navigation. */
-export function decideGuard({ path, status, gateBlocked, failed }: GuardInput): GuardDecision {
+export function decideGuard({ path, status, gateBlocked, failed, secondFactorDue = false }: GuardInput): GuardDecision {
   if (matches(path, UNCHECKED_PATHS)) return { kind: "render" };
   if (failed) return { kind: "redirect", to: "/safe", rememberFrom: false };
   if (gateBlocked && path !== "/gate") return { kind: "redirect", to: "/gate", rememberFrom: false };
   if (matches(path, OPEN_PATHS)) return { kind: "render" };
   if (status === "loading") return { kind: "checking" };
   if (status === "signed-out") return { kind: "redirect", to: "/login", rememberFrom: true };
+  if (secondFactorDue) return { kind: "redirect", to: "/login", rememberFrom: true };
   return { kind: "render" };
 }
 

@@ -10,6 +10,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PageSpinner, Spinner } from "@/components/ui/spinner";
+import { secondFactorDue } from "@/lib/assurance";
 import { startDemoSession, useAuth } from "@/lib/auth";
 import { getConfig } from "@/lib/config";
 import { errorMessage } from "@/lib/errors";
@@ -18,7 +19,8 @@ import { safeReturnPath } from "@/lib/guard";
 import { previewRequested, setPreviewFlag } from "@/lib/modes";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { notify } from "./notify";
-import { signInErrorMessage, signInWithPassword } from "./sign-in";
+import { SecondFactorStep } from "./second-factor-step";
+import { secondFactorRequired, signInErrorMessage, signInWithPassword } from "./sign-in";
 import { LOGIN_UNEXPECTED, mustResetPassword, validateLogin } from "./validation";
 
 // Rarely shown (a fresh instance, or ?init=1): its own chunk.
@@ -37,14 +39,17 @@ async function fetchUserCount(): Promise<number | null> {
   return typeof body.count === "number" ? body.count : null;
 }
 
-type Phase = "idle" | "busy" | "leaving";
+// "code": signed in with the password, the authenticator code is due.
+type Phase = "idle" | "busy" | "code" | "leaving";
 
 /**
  * The sign-in screen (/login): e-mail and password, 'Sign In' and 'Create
  * Account', a forgot-password link; the demo workspace when the server
  * offers preview; the initial-setup card on a fresh instance (or ?init=1).
- * After signing in it returns to the page the guard remembered, or sends a
- * user whose password must be changed to /reset-password.
+ * An account with two-step verification then gives its authenticator code
+ * (SecondFactorStep), also when the guard sends a password-only session
+ * back here. After signing in it returns to the page the guard remembered,
+ * or sends a user whose password must be changed to /reset-password.
  */
 export function LoginPage() {
   useDocumentTitle("Sign in");
@@ -67,7 +72,8 @@ export function LoginPage() {
   const previewOffered = config.data?.preview === true;
   const previewActive = previewOffered && previewRequested();
 
-  if (phase === "idle" && auth.status === "signed-in") return <Navigate to={returnTo} replace />;
+  const codeDue = auth.status === "signed-in" && secondFactorDue(auth.session);
+  if (phase === "idle" && auth.status === "signed-in" && !codeDue) return <Navigate to={returnTo} replace />;
   if (phase === "idle" && auth.status === "loading") return <PageSpinner label="Checking your session" />;
 
   function afterSignIn(user: User) {
@@ -90,7 +96,13 @@ export function LoginPage() {
     if (problem) return;
     setPhase("busy");
     try {
-      afterSignIn(await signInWithPassword(email, password));
+      const user = await signInWithPassword(email, password);
+      if (await secondFactorRequired()) {
+        setPassword("");
+        setPhase("code");
+        return;
+      }
+      afterSignIn(user);
     } catch (e) {
       setError(signInErrorMessage(e));
       setPhase("idle");
@@ -204,6 +216,24 @@ export function LoginPage() {
   );
 
   const footer = "Access is by invitation from your workspace administrator.";
+
+  if (phase === "code" || (phase === "idle" && codeDue)) {
+    return (
+      <AuthFrame footer={footer}>
+        <SecondFactorStep
+          email={auth.user?.email}
+          onVerified={(user) => {
+            const signedIn = user ?? auth.user;
+            if (signedIn) afterSignIn(signedIn);
+            else void navigate(returnTo, { replace: true });
+          }}
+          onCancel={() => {
+            setPhase("idle");
+          }}
+        />
+      </AuthFrame>
+    );
+  }
 
   if (!showSetup) return <AuthFrame footer={footer}>{signInCard}</AuthFrame>;
   return (

@@ -29,6 +29,19 @@ export async function signInWithPassword(email: string, password: string): Promi
   return data.user;
 }
 
+/**
+ * Whether the session just signed in must still give an authenticator code
+ * (two-step verification): supabase-js's assurance levels say the account
+ * can reach aal2 but the session is below it. The server refuses such a
+ * session everything but finishing the sign-in.
+ */
+export async function secondFactorRequired(): Promise<boolean> {
+  const sb = await getSupabase();
+  const { data, error } = await sb.auth.mfa.getAuthenticatorAssuranceLevel();
+  if (error) throw error;
+  return data.nextLevel === "aal2" && data.currentLevel !== "aal2";
+}
+
 /** The message to show for a failed sign-in. */
 export function signInErrorMessage(error: unknown): string {
   return error instanceof SignInRefused ? error.message : LOGIN_UNEXPECTED;
