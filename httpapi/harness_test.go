@@ -148,7 +148,7 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 		t.Fatal(err)
 	}
 	storage := service.NewStorage(db, blobs, keys.Secret)
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: testData(db, storage), Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
 		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fairbalance"
 )
@@ -15,6 +16,16 @@ const msgEmptySearch = "Enter something to search for."
 
 // maxSearchQuery bounds what a search may send (characters).
 const maxSearchQuery = 500
+
+// msgSearchText refuses a search holding a NUL character or bytes that are
+// not UTF-8 (possible over GET), which no text column can hold.
+const msgSearchText = "The search must be text without NUL characters."
+
+// plainText reports whether s is UTF-8 without NUL, as every database
+// text value must be.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+}
 
 // SearchResult is what search_content returns.
 type SearchResult struct {
@@ -70,6 +81,9 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 	if len([]rune(text)) > maxSearchQuery {
 		return q, raise("The search is too long (at most 500 characters).")
 	}
+	if !plainText(text) {
+		return q, raise(msgSearchText)
+	}
 	q.Text = text
 	switch v := args["kinds"].(type) {
 	case nil:
@@ -104,6 +118,9 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 		switch v := args[f.name].(type) {
 		case nil:
 		case string:
+			if !plainText(v) {
+				return q, raise(f.name + " must be text without NUL characters.")
+			}
 			*f.dst = strings.TrimSpace(v)
 		default:
 			return q, raise(f.name + " must be text.")

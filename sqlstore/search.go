@@ -23,7 +23,8 @@ const maxSearchTerms = 12
 // characters long.
 func searchTerms(text string) []string {
 	var out []string
-	for _, f := range strings.Fields(text) {
+	// NUL separates words too: SQLite would end the FTS5 query at it.
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == 0 || unicode.IsSpace(r) }) {
 		if !strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue
 		}
