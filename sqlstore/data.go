@@ -109,11 +109,54 @@ func (q *querier) ReadEach(ctx context.Context, p *fairbalance.ReadPlan, fn func
 	return translate(rows.Err())
 }
 
-// Insert runs an insert (or upsert) plan.
+// maxInsertBinds bounds the bind parameters of one INSERT statement, below
+// the databases' limits (SQLite 32766, PostgreSQL 65535) with room for the
+// policy's.
+func (d dialect) maxInsertBinds() int {
+	if d.postgres {
+		return 60000
+	}
+	return 30000
+}
+
+// Insert runs an insert (or upsert) plan: one statement, or, for more rows
+// than one statement can bind, one per part of the rows (in the caller's
+// transaction, so all or none are written).
 func (q *querier) Insert(ctx context.Context, p *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 	if len(p.Rows) == 0 {
 		return json.RawMessage("[]"), 0, nil
 	}
+	per := max(1, q.d.maxInsertBinds()/max(1, len(p.Columns)))
+	if len(p.Rows) <= per {
+		return q.insert(ctx, p)
+	}
+	out := []byte{'['}
+	var total int64
+	for start := 0; start < len(p.Rows); start += per {
+		part := *p
+		part.Rows = p.Rows[start:min(start+per, len(p.Rows))]
+		res, n, err := q.insert(ctx, &part)
+		if err != nil {
+			return nil, 0, err
+		}
+		total += n
+		if len(res) < 2 { // nothing returned
+			continue
+		}
+		if inner := res[1 : len(res)-1]; len(inner) > 0 {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, inner...)
+		}
+	}
+	if len(p.Returning) == 0 {
+		return nil, total, nil
+	}
+	return append(out, ']'), total, nil
+}
+
+func (q *querier) insert(ctx context.Context, p *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 	var b sqlBuilder
 	b.d = q.d
 	cols := make([]string, len(p.Columns))
