@@ -78,6 +78,9 @@ func (db *DB) SearchCandidatesForTest(ctx context.Context, orgID, text string, s
 		return nil, nil, nil
 	}
 	tsq, args := pgTSQuery(searchTerms(text), 1)
+	// The organisation's tagged query (migration 0013).
+	args = append(args, orgID)
+	tsq = "search_tag_query((SELECT tag FROM search_orgs WHERE org_id = $" + strconv.Itoa(len(args)) + "), " + tsq + ")"
 	opt := func(v string) any {
 		if v == "" {
 			return nil

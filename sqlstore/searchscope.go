@@ -1,0 +1,95 @@
+package sqlstore
+
+import (
+	"database/sql/driver"
+	"errors"
+	"strings"
+	"unicode"
+
+	"modernc.org/sqlite"
+)
+
+// Organisation-scoped search (migration 0013). Each organisation that has
+// searchable content gets a number in search_orgs, and every word of the
+// full-text index starts with the organisation's tag, two private-use
+// characters made from that number. A query is tagged the same way, so it
+// only ever reads the posting lists of the caller's organisation: how
+// common a word is in another organisation changes neither the work of a
+// search nor its result. Both engines store the tag inside each indexed
+// word, so one index serves every organisation:
+//
+//   - PostgreSQL: the tsvector's lexemes and the tsquery's are prefixed
+//     (search_tag_vector, search_tag_query).
+//   - SQLite: FTS5's tokenizer cannot be told about organisations, so the
+//     text handed to it has the tag glued to the front of every word
+//     (search_org_words, below). FTS5 then makes the same tokens at the
+//     same positions as from the plain text, each carrying the tag, and the
+//     index stays an external-content index over search_docs (snippets are
+//     cut from the plain text at the positions the index gives).
+
+// Tags are two characters of U+E100…U+F0FF (private use, kept whole by the
+// tokenizers and never in indexed text: search_docs holds none of the
+// tagging, only the index), one per 12 bits of the organisation's number.
+const (
+	tagBase   = 0xE100
+	maxOrgKey = 1<<24 - 1
+)
+
+// searchTag returns the tag of organisation number key (1…maxOrgKey).
+func searchTag(key int64) (string, error) {
+	if key < 1 || key > maxOrgKey {
+		return "", errors.New("sqlstore: organisation search number out of range")
+	}
+	return string([]rune{rune(tagBase + key>>12), rune(tagBase + key&0xFFF)}), nil
+}
+
+// isTokenChar reports whether FTS5's unicode61 tokenizer keeps r in a word:
+// its default categories, letters (L*), numbers (N*) and private use (Co).
+// Every other character separates words.
+func isTokenChar(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+}
+
+// tagWords returns text with tag before each of its words (each maximal
+// run of token characters). The tag is made of token characters, so the
+// tokenizer makes the same words, at the same positions, each starting
+// with the tag.
+func tagWords(tag, text string) string {
+	var b strings.Builder
+	b.Grow(len(text) + len(text)/2)
+	in := false
+	for _, r := range text {
+		tok := isTokenChar(r)
+		if tok && !in {
+			b.WriteString(tag)
+		}
+		in = tok
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func init() {
+	// search_org_words(key, text): text tagged for organisation number key,
+	// as the FTS5 index of migration 0013 holds it. NULL text stays NULL; a
+	// missing number is an error, never untagged (unscoped) text.
+	sqlite.MustRegisterDeterministicScalarFunction("search_org_words", 2, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+		key, ok := args[0].(int64)
+		if !ok {
+			return nil, errors.New("search_org_words: the organisation has no search number")
+		}
+		tag, err := searchTag(key)
+		if err != nil {
+			return nil, err
+		}
+		switch v := args[1].(type) {
+		case nil:
+			return nil, nil
+		case string:
+			return tagWords(tag, v), nil
+		case []byte:
+			return tagWords(tag, string(v)), nil
+		}
+		return nil, errors.New("search_org_words: text expected")
+	})
+}
