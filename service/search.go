@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"fairbalance"
@@ -27,11 +26,11 @@ func plainText(s string) bool {
 	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
 }
 
-// SearchResult is what search_content returns.
+// SearchResult is what search_content returns. It carries no timing: how
+// long a search took would tell a client about the index, which holds
+// other organisations' content too.
 type SearchResult struct {
 	Results []fairbalance.SearchHit `json:"results"`
-	// TookMS is the server time of the search in milliseconds.
-	TookMS float64 `json:"took_ms"`
 }
 
 // SearchFunctions are the search functions: search_content.
@@ -58,16 +57,14 @@ func (d *Data) SearchFunctions() []*FunctionSpec {
 	}
 }
 
-// SearchContent runs q within orgID and times it. It is what
-// search_content runs once the caller and arguments are checked.
+// SearchContent runs q within orgID. It is what search_content runs once
+// the caller and arguments are checked.
 func SearchContent(ctx context.Context, tx fairbalance.Tx, orgID string, q fairbalance.SearchQuery) (*SearchResult, error) {
-	start := time.Now()
 	hits, err := tx.SearchContent(ctx, orgID, q)
 	if err != nil {
 		return nil, err
 	}
-	took := float64(time.Since(start).Microseconds()) / 1000
-	return &SearchResult{Results: hits, TookMS: math.Round(took*100) / 100}, nil
+	return &SearchResult{Results: hits}, nil
 }
 
 // searchQuery validates search_content's arguments. Over GET every

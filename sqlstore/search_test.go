@@ -3,6 +3,8 @@ package sqlstore_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -201,4 +203,115 @@ func TestSearchCandidates(t *testing.T) {
 			t.Errorf("%q %+v cap %d:\n got %v\nwant %v", c.text, c.s, c.cap, got, want)
 		}
 	}
+}
+
+// seedScope fills db with the assets of organisation "small" (600, of
+// which the oldest 3 mention zeta) and, when big > 0, "big" with big
+// assets that all mention zeta, written between small's first and second
+// halves.
+func seedScope(t *testing.T, db *sqlstore.DB, big int) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	err := db.Tx(ctx, func(tx fairbalance.Tx) error {
+		for _, id := range []string{"org-big", "org-small"} {
+			if err := tx.CreateOrg(ctx, &fairbalance.Org{ID: id, Name: id, CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asset := func(org string, i int, text string) sqlstore.BulkAsset {
+		status := "draft"
+		if i%2 == 0 {
+			status = "approved"
+		}
+		return sqlstore.BulkAsset{ID: fmt.Sprintf("%s-%d", org, i), VersionID: fmt.Sprintf("%s-v-%d", org, i), OrgID: org,
+			Title: fmt.Sprintf("Asset %d of %s", i, org), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("%s-%05d", org, i),
+			Status: status, Text: text}
+	}
+	small := func(from, to int) {
+		var l []sqlstore.BulkAsset
+		for i := from; i < to; i++ {
+			text := "filler text about dosing and common questions"
+			if i < 3 {
+				text = "zeta findings in filler text"
+			}
+			l = append(l, asset("org-small", i, text))
+		}
+		if err := db.BulkInsertAssetsForTest(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small(0, 300)
+	for from := 0; from < big; from += 5000 {
+		var l []sqlstore.BulkAsset
+		for i := from; i < min(from+5000, big); i++ {
+			l = append(l, asset("org-big", i, fmt.Sprintf("zeta zetas zetameter common words, number %d", i)))
+		}
+		if err := db.BulkInsertAssetsForTest(ctx, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	small(300, 600)
+	if db.Backend() == "postgres" {
+		if err := db.TamperForTest(ctx, "VACUUM ANALYZE search_docs"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The work of a search does not depend on other organisations' content: a
+// word in every one of another organisation's many assets, and in three of
+// the searcher's, costs the searcher no more than where the other
+// organisation has none, as the database's own counters show (pages
+// asked for, and rows of search_docs read on PostgreSQL). SEARCH_SCOPE_ASSETS
+// sets the other organisation's assets (5000 by default).
+func TestSearchWorkIsPerOrganisation(t *testing.T) {
+	big := 5000
+	if v, err := strconv.Atoi(os.Getenv("SEARCH_SCOPE_ASSETS")); err == nil && v > 0 {
+		big = v
+	}
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			with, without := storetest.Open(t, backend), storetest.Open(t, backend)
+			seedScope(t, with, big)
+			seedScope(t, without, 0)
+			ctx := context.Background()
+			for _, q := range []fairbalance.SearchQuery{
+				{Text: "zeta"}, {Text: "zet"}, {Text: "zetameter"}, {Text: "zeta findings"}, {Text: "common zeta"},
+				{Text: "zeta", Status: "approved"}, {Text: "zeta", Kinds: []string{"asset"}, Market: "US"},
+				{Text: "filler"}, {Text: "nothing"},
+			} {
+				q.Limit = 20
+				for i := 0; i < 2; i++ { // warm both alike
+					_, _, _ = with.SearchWorkForTest(ctx, "org-small", q)
+					_, _, _ = without.SearchWorkForTest(ctx, "org-small", q)
+				}
+				got, gw, err := with.SearchWorkForTest(ctx, "org-small", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, ww, err := without.SearchWorkForTest(ctx, "org-small", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%+v: with %+v, without %+v, %d hits", q, gw, ww, len(got))
+				if fmt.Sprint(hitIDs(got)) != fmt.Sprint(hitIDs(want)) {
+					t.Errorf("%+v: hits %v, without the other organisation %v", q, hitIDs(got), hitIDs(want))
+				}
+			}
+		})
+	}
+}
+
+func hitIDs(hits []fairbalance.SearchHit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	return out
 }
