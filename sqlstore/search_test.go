@@ -206,10 +206,9 @@ func TestSearchCandidates(t *testing.T) {
 }
 
 // seedScope fills db with the assets of organisation "small" (600, of
-// which the oldest 3 mention zeta) and, when big > 0, "big" with big
-// assets that all mention zeta, written between small's first and second
-// halves.
-func seedScope(t *testing.T, db *sqlstore.DB, big int) {
+// which the oldest 3 mention zeta) and "big", with big newer assets that
+// all mention word.
+func seedScope(t *testing.T, db *sqlstore.DB, big int, word string) {
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now().UTC()
@@ -233,30 +232,26 @@ func seedScope(t *testing.T, db *sqlstore.DB, big int) {
 			Title: fmt.Sprintf("Asset %d of %s", i, org), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("%s-%05d", org, i),
 			Status: status, Text: text}
 	}
-	small := func(from, to int) {
-		var l []sqlstore.BulkAsset
-		for i := from; i < to; i++ {
-			text := "filler text about dosing and common questions"
-			if i < 3 {
-				text = "zeta findings in filler text"
-			}
-			l = append(l, asset("org-small", i, text))
+	var l []sqlstore.BulkAsset
+	for i := 0; i < 600; i++ {
+		text := "filler text about dosing and common questions"
+		if i < 3 {
+			text = "zeta findings in filler text"
 		}
-		if err := db.BulkInsertAssetsForTest(ctx, l); err != nil {
-			t.Fatal(err)
-		}
+		l = append(l, asset("org-small", i, text))
 	}
-	small(0, 300)
+	if err := db.BulkInsertAssetsForTest(ctx, l); err != nil {
+		t.Fatal(err)
+	}
 	for from := 0; from < big; from += 5000 {
-		var l []sqlstore.BulkAsset
+		l = l[:0]
 		for i := from; i < min(from+5000, big); i++ {
-			l = append(l, asset("org-big", i, fmt.Sprintf("zeta zetas zetameter common words, number %d", i)))
+			l = append(l, asset("org-big", i, fmt.Sprintf("%[1]s %[1]ss %[1]smeter common words, number %[2]d", word, i)))
 		}
 		if err := db.BulkInsertAssetsForTest(ctx, l); err != nil {
 			t.Fatal(err)
 		}
 	}
-	small(300, 600)
 	if db.Backend() == "postgres" {
 		if err := db.TamperForTest(ctx, "VACUUM ANALYZE search_docs"); err != nil {
 			t.Fatal(err)
@@ -265,11 +260,15 @@ func seedScope(t *testing.T, db *sqlstore.DB, big int) {
 }
 
 // The work of a search does not depend on other organisations' content: a
-// word in every one of another organisation's many assets, and in three of
-// the searcher's, costs the searcher no more than where the other
-// organisation has none, as the database's own counters show (pages
-// asked for, and rows of search_docs read on PostgreSQL). SEARCH_SCOPE_ASSETS
-// sets the other organisation's assets (5000 by default).
+// word in every one of another organisation's many assets (and in three
+// of the searcher's) costs the searcher no more than where the other
+// organisation's assets, as many, have another word instead. The
+// database's own counters measure the work: pages asked for, and on
+// PostgreSQL rows of search_docs read. Before search was scoped, SQLite
+// read the other organisation's postings and ranked its matches (over
+// 18 000 pages against 90 at 5000 assets), and PostgreSQL walked its rows.
+// SEARCH_SCOPE_ASSETS sets the other organisation's assets (5000 by
+// default; the figure is 50 000).
 func TestSearchWorkIsPerOrganisation(t *testing.T) {
 	big := 5000
 	if v, err := strconv.Atoi(os.Getenv("SEARCH_SCOPE_ASSETS")); err == nil && v > 0 {
@@ -277,9 +276,10 @@ func TestSearchWorkIsPerOrganisation(t *testing.T) {
 	}
 	for _, backend := range storetest.Backends() {
 		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
 			with, without := storetest.Open(t, backend), storetest.Open(t, backend)
-			seedScope(t, with, big)
-			seedScope(t, without, 0)
+			seedScope(t, with, big, "zeta")
+			seedScope(t, without, big, "omega")
 			ctx := context.Background()
 			for _, q := range []fairbalance.SearchQuery{
 				{Text: "zeta"}, {Text: "zet"}, {Text: "zetameter"}, {Text: "zeta findings"}, {Text: "common zeta"},
@@ -287,6 +287,7 @@ func TestSearchWorkIsPerOrganisation(t *testing.T) {
 				{Text: "filler"}, {Text: "nothing"},
 			} {
 				q.Limit = 20
+				name := fmt.Sprintf("%q %+v", q.Text, q)
 				for i := 0; i < 2; i++ { // warm both alike
 					_, _, _ = with.SearchWorkForTest(ctx, "org-small", q)
 					_, _, _ = without.SearchWorkForTest(ctx, "org-small", q)
@@ -299,9 +300,14 @@ func TestSearchWorkIsPerOrganisation(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				t.Logf("%+v: with %+v, without %+v, %d hits", q, gw, ww, len(got))
+				t.Logf("%s: %+v where the other organisation has the word, %+v where it has not", name, gw, ww)
 				if fmt.Sprint(hitIDs(got)) != fmt.Sprint(hitIDs(want)) {
-					t.Errorf("%+v: hits %v, without the other organisation %v", q, hitIDs(got), hitIDs(want))
+					t.Errorf("%s: hits %v, %v where the other organisation has not the word", name, hitIDs(got), hitIDs(want))
+				}
+				// Index pages may split a little differently; the work
+				// may not grow with the other organisation's matches.
+				if gw.Pages > ww.Pages+max(8, ww.Pages/10) || gw.Rows > ww.Rows {
+					t.Errorf("%s: work %+v, %+v where the other organisation has not the word", name, gw, ww)
 				}
 			}
 		})

@@ -69,3 +69,67 @@ CREATE INDEX search_docs_tsv_idx ON search_docs USING GIN (tsv);
 -- search_candidates walks the organisation's rows newest first.
 DROP INDEX search_docs_org_idx;
 CREATE INDEX search_docs_org_idx ON search_docs (org_id, id);
+
+-- search_candidates as in 0009, with the walks over the newest rows bound
+-- to the organisation's rows: the planner priced the primary key walked
+-- backwards (testing org_id on every row it passes, another
+-- organisation's too) below the (org_id, id) index, whose org_id it takes
+-- for scattered. With org_id written as a range and in the ORDER BY, only
+-- the (org_id, id) index gives that order; q comes tagged.
+CREATE OR REPLACE FUNCTION search_candidates(q tsquery, p_org text, p_kinds text[], p_status text, p_type text,
+  p_product text, p_owner text, p_market text, p_cap int)
+RETURNS TABLE (id bigint, rank real) LANGUAGE plpgsql STABLE
+SET enable_seqscan = on SET enable_indexscan = on
+AS $$
+DECLARE
+  filters constant text := ' AND d.org_id >= $2 AND d.org_id <= $2'
+    ' AND ($3::text[] IS NULL OR d.kind = ANY($3)) AND ($4::text IS NULL OR d.status = $4)'
+    ' AND ($5::text IS NULL OR d.type = $5) AND ($6::text IS NULL OR d.product_id = $6)'
+    ' AND ($7::text IS NULL OR d.owner_id = $7) AND ($8::text IS NULL OR d.market = $8)';
+  first constant int := least(250, p_cap * 2);
+  ids bigint[];
+  ranks real[];
+  more bigint[];
+  mranks real[];
+  n int;
+  seen int;
+  hi bigint;
+  lo bigint;
+BEGIN
+  EXECUTE 'SELECT array_agg(w.id ORDER BY w.id DESC) FILTER (WHERE w.m),'
+    ' array_agg(ts_rank_cd(w.tsv, $1) ORDER BY w.id DESC) FILTER (WHERE w.m), count(*), max(w.id), min(w.id)'
+    ' FROM (SELECT d.id, d.tsv, d.tsv @@ $1 AS m FROM search_docs d WHERE true' || filters ||
+    ' ORDER BY d.org_id DESC, d.id DESC LIMIT $9) w'
+    INTO ids, ranks, seen, hi, lo USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, first;
+  n := coalesce(cardinality(ids), 0);
+  IF n >= p_cap OR seen < first THEN
+    RETURN QUERY SELECT * FROM unnest(ids[1:p_cap], ranks[1:p_cap]);
+    RETURN;
+  END IF;
+  IF 10 * n >= first THEN
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT w.id, w.tsv FROM'
+      ' (SELECT d.id, d.tsv FROM search_docs d WHERE d.id < $11' || filters ||
+      ' ORDER BY d.org_id DESC, d.id DESC LIMIT $10) w WHERE w.tsv @@ $1 LIMIT $9) s'
+      INTO more, mranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap - n, p_cap * 10, lo;
+    IF n + coalesce(cardinality(more), 0) >= p_cap THEN
+      RETURN QUERY SELECT * FROM unnest(ids || more, ranks || mranks);
+      RETURN;
+    END IF;
+  END IF;
+  PERFORM set_config('enable_seqscan', 'off', true);
+  PERFORM set_config('enable_indexscan', 'off', true);
+  ids := NULL;
+  IF n >= 10 THEN
+    lo := hi - ((hi - lo + 1)::float8 * p_cap * 2 / n)::bigint;
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT d.id, d.tsv FROM search_docs d'
+      ' WHERE d.tsv @@ $1' || filters || ' AND d.id >= $10 ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids, ranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap, lo;
+  END IF;
+  IF coalesce(cardinality(ids), 0) < p_cap THEN
+    EXECUTE 'SELECT array_agg(s.id), array_agg(ts_rank_cd(s.tsv, $1)) FROM (SELECT d.id, d.tsv FROM search_docs d'
+      ' WHERE d.tsv @@ $1' || filters || ' ORDER BY d.id DESC LIMIT $9) s'
+      INTO ids, ranks USING q, p_org, p_kinds, p_status, p_type, p_product, p_owner, p_market, p_cap;
+  END IF;
+  RETURN QUERY SELECT * FROM unnest(ids, ranks);
+END
+$$;
