@@ -211,7 +211,10 @@ const searchCandidates = 1000
 
 // searchSQLite ranks in one query and builds snippets in a second one for
 // the page only (snippet() re-tokenizes a row's text). Weights: a match in
-// the title counts eight times one in the body.
+// the title counts eight times one in the body. The query is tagged for
+// the organisation (see searchscope.go): FTS5 reads the organisation's
+// posting lists only, and an organisation without any searchable row
+// matches nothing.
 func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.SearchQuery, terms []string, limit int) ([]fairbalance.SearchHit, error) {
 	var key int64
 	switch err := q.row(ctx, `SELECT key FROM search_orgs WHERE org_id = ?`, orgID).Scan(&key); {
@@ -229,8 +232,9 @@ func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.
 	if err != nil {
 		return nil, err
 	}
-	// The organisation and the filters apply after the cap: when they
-	// leave the page short, rank every match instead.
+	// The filters apply after the cap (the organisation before it, in the
+	// tagged words; d.org_id is checked again): when they leave the page
+	// short, rank every match instead.
 	if capped && len(out) < limit {
 		if out, ids, _, err = q.rankSQLite(ctx, match, orgID, s, limit, -1); err != nil {
 			return nil, err

@@ -43,12 +43,22 @@ func searchTag(key int64) (string, error) {
 	return string([]rune{rune(tagBase + key>>12), rune(tagBase + key&0xFFF)}), nil
 }
 
-// isTokenChar reports whether FTS5's unicode61 tokenizer keeps r in a word:
-// its default categories, letters (L*), numbers (N*) and private use (Co).
-// Every other character separates words.
+// isTokenChar reports whether r is a letter, a number or private use (Go's
+// Unicode categories L, N and Co), which FTS5's unicode61 tokenizer always
+// keeps in a word, so that a tag put before a run of them never makes a
+// word of its own. The tokenizer keeps more (it reads Unicode 6.1: combining
+// marks, most symbols, characters assigned since), so a word may also hold
+// characters before which no tag is put; it still starts with one unless
+// it holds no letter, number or private-use character at all (a lone ©).
+// TestTokenCharsAreTokenizerWords checks this against the tokenizer.
 func isTokenChar(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)
+	return (unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)) && !unicode.Is(notTokenChars, r)
 }
+
+// notTokenChars are the letters unicode61 separates words at: New Tai Lue
+// vowel signs and Vedic signs, spacing marks in Unicode 6.1 (an exhaustive
+// comparison over every code point found no others).
+var notTokenChars = &unicode.RangeTable{R16: []unicode.Range16{{Lo: 0x19B0, Hi: 0x19C0, Stride: 1}, {Lo: 0x19C8, Hi: 0x19C9, Stride: 1}, {Lo: 0x1CF2, Hi: 0x1CF3, Stride: 1}}}
 
 // tagWords returns text with tag before each of its words (each maximal
 // run of token characters). The tag is made of token characters, so the
