@@ -26,6 +26,11 @@ import (
 //     same positions as from the plain text, each carrying the tag, and the
 //     index stays an external-content index over search_docs (snippets are
 //     cut from the plain text at the positions the index gives).
+//
+// One statistic stays shared on SQLite: bm25 weighs a word by how many of
+// the index's rows hold it (the organisation's, since words are tagged)
+// against the number of rows of the whole index, so ranks still move a
+// little with the size of the instance, not with any word's use elsewhere.
 
 // Tags are two characters of U+E100…U+F0FF (private use, kept whole by the
 // tokenizers and never in indexed text: search_docs holds none of the
