@@ -11,36 +11,41 @@ import (
 
 // Organisation-scoped search (migration 0013). Each organisation that has
 // searchable content gets a number in search_orgs, and every word of the
-// full-text index starts with the organisation's tag, two private-use
-// characters made from that number. A query is tagged the same way, so it
-// only ever reads the posting lists of the caller's organisation: how
-// common a word is in another organisation changes neither the work of a
-// search nor its result. Both engines store the tag inside each indexed
-// word, so one index serves every organisation:
+// full-text index starts with the organisation's tag, made from that
+// number. A query is tagged the same way, so it only ever reads the
+// posting lists of the caller's organisation: how common a word is in
+// another organisation changes neither the work of a search nor what it
+// finds. Both engines store the tag inside each indexed word, so one index
+// serves every organisation:
 //
 //   - PostgreSQL: the tsvector's lexemes and the tsquery's are prefixed
-//     (search_tag_vector, search_tag_query).
+//     (search_tag_vector, search_tag_query) with a short ASCII tag (one
+//     character for the first 61 organisations; search_org_tag), since
+//     every row stores its vector.
 //   - SQLite: FTS5's tokenizer cannot be told about organisations, so the
-//     text handed to it has the tag glued to the front of every word
+//     text handed to it has the tag, two private-use characters (which no
+//     case folding changes), glued to the front of every word
 //     (search_org_words, below). FTS5 then makes the same tokens at the
 //     same positions as from the plain text, each carrying the tag, and the
 //     index stays an external-content index over search_docs (snippets are
-//     cut from the plain text at the positions the index gives).
+//     cut from the plain text at the positions the index gives). FTS5
+//     stores each word once per leaf, after its neighbour's common start,
+//     so the tag costs the index next to nothing.
 //
 // One statistic stays shared on SQLite: bm25 weighs a word by how many of
 // the index's rows hold it (the organisation's, since words are tagged)
 // against the number of rows of the whole index, so ranks still move a
 // little with the size of the instance, not with any word's use elsewhere.
 
-// Tags are two characters of U+E100…U+F0FF (private use, kept whole by the
-// tokenizers and never in indexed text: search_docs holds none of the
-// tagging, only the index), one per 12 bits of the organisation's number.
+// SQLite's tags are two characters of U+E100…U+F0FF (private use, kept
+// whole by the tokenizer; search_docs holds none of the tagging, only the
+// index does), one per 12 bits of the organisation's number.
 const (
 	tagBase   = 0xE100
 	maxOrgKey = 1<<24 - 1
 )
 
-// searchTag returns the tag of organisation number key (1…maxOrgKey).
+// searchTag returns SQLite's tag of organisation number key (1…maxOrgKey).
 func searchTag(key int64) (string, error) {
 	if key < 1 || key > maxOrgKey {
 		return "", errors.New("sqlstore: organisation search number out of range")

@@ -3,25 +3,30 @@
 -- index kept one posting list per lexeme for the whole table (and the
 -- planner one estimate), so a word common in one organisation made it
 -- slower to search in every other one. Every lexeme of search_docs.tsv now
--- starts with its organisation's tag (two private-use characters made from
--- the organisation's number in search_orgs; see sqlstore/searchscope.go),
+-- starts with its organisation's tag (made from the organisation's number
+-- in search_orgs; see sqlstore/searchscope.go),
 -- and a query is tagged the same way (search_tag_query): it reads its
 -- organisation's posting lists only, and the statistics of the index are
 -- per organisation too. Ranks (ts_rank_cd) are unchanged: they read one
 -- document's vector and the query, which carry the same tag.
 
 -- Without a foreign key, as on SQLite: a number is never given twice.
-CREATE SEQUENCE search_orgs_key_seq MINVALUE 1 MAXVALUE 16777215;
+CREATE SEQUENCE search_orgs_key_seq MINVALUE 1 MAXVALUE 14776397;
 CREATE TABLE search_orgs (
   org_id TEXT PRIMARY KEY,
   key BIGINT NOT NULL UNIQUE,
   tag TEXT NOT NULL UNIQUE
 );
 
--- The tag of organisation number k: U+E100 + the high 12 bits, U+E100 +
--- the low 12 bits.
+-- The tag of organisation number k, short because every lexeme of every
+-- row carries it: one character (0-9, A-Z, a-y) for the first 61
+-- organisations, then 'z' and four base-62 digits. No tag is the start of
+-- another, so a tagged lexeme names its organisation and its word alone.
 CREATE FUNCTION search_org_tag(k bigint) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-AS $$ SELECT chr(57600 + (k >> 12)::int) || chr(57600 + (k & 4095)::int) $$;
+AS $$ SELECT CASE WHEN k <= 61 THEN substr(d, k::int, 1)
+  ELSE 'z' || substr(d, ((k - 62) / 238328 % 62)::int + 1, 1) || substr(d, ((k - 62) / 3844 % 62)::int + 1, 1)
+    || substr(d, ((k - 62) / 62 % 62)::int + 1, 1) || substr(d, ((k - 62) % 62)::int + 1, 1) END
+  FROM (SELECT '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz' AS d) x $$;
 
 -- v, q with tag before every lexeme. Lexemes are always quoted in the text
 -- form, with quotes doubled inside.
