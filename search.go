@@ -54,6 +54,7 @@ type SearchHit struct {
 type SearchStore interface {
 	// SearchContent returns the best matches of q among orgID's content,
 	// best first (Rank decreasing). Text without any letter or digit
-	// matches nothing.
+	// matches nothing. The work of a search and the matches it finds do
+	// not depend on other organisations' content.
 	SearchContent(ctx context.Context, orgID string, q SearchQuery) ([]SearchHit, error)
 }

@@ -66,6 +66,10 @@ type API struct {
 	anonKey  string
 	adminKey string
 	started  time.Time
+	// origins are the origins CORS answers; hsts is whether the site URL
+	// is https (see base).
+	origins map[string]bool
+	hsts    bool
 
 	settings    *service.Settings
 	recovery    *service.Recovery
@@ -85,6 +89,9 @@ func New(cfg Config, d Deps) *API {
 	if cfg.RateLimits {
 		a.limiter = ratelimit.New()
 	}
+	idc := d.Identity.Config()
+	a.origins = allowedOrigins(idc.SiteURL, idc.RedirectAllowList)
+	a.hsts = strings.HasPrefix(strings.ToLower(idc.SiteURL), "https://")
 	a.anonKey = d.Identity.Keys().APIKey("anon")
 	a.adminKey = d.Identity.Keys().APIKey("service_role")
 	a.initGate(d)

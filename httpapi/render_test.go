@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"testing"
 
 	"fairbalance"
@@ -134,15 +135,16 @@ func TestRenderStorage(t *testing.T) {
 	}
 	runRender(t, func(a *API, w http.ResponseWriter, r *http.Request, err error) { a.storageError(w, r, err) }, cases)
 
-	// A client that went away gets nothing (and a decision of the service
-	// is still rendered).
+	// A body that broke off (the client stopped sending, or went away) is
+	// told as InvalidRequest, in case the client still listens; a decision
+	// of the service is still rendered as itself.
 	a := &API{log: slog.New(slog.DiscardHandler)}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	r := httptest.NewRequest(http.MethodPut, "/x", nil).WithContext(ctx)
 	w := httptest.NewRecorder()
 	a.storageError(w, r, errors.New("unexpected EOF"))
-	if w.Body.Len() != 0 {
+	if w.Code != 400 || !strings.Contains(w.Body.String(), `"code":"InvalidRequest"`) {
 		t.Fatalf("abandoned request answered %d %q", w.Code, w.Body)
 	}
 	w = httptest.NewRecorder()

@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -78,12 +77,7 @@ func (a *API) handleRest(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost, http.MethodPatch, http.MethodDelete:
 		var body []byte
 		if r.Method != http.MethodDelete {
-			if body, err = io.ReadAll(r.Body); err != nil {
-				var mbe *http.MaxBytesError
-				if errors.As(err, &mbe) {
-					fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
-					return
-				}
+			if body, err = readRestBody(r); err != nil {
 				fail(err)
 				return
 			}
@@ -270,9 +264,9 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 	get := false
 	switch r.Method {
 	case http.MethodPost:
-		body, err := io.ReadAll(r.Body)
+		body, err := readRestBody(r)
 		if err != nil {
-			fail(&fairbalance.Error{Kind: fairbalance.KindTooLarge, Code: "PGRST413", Message: "Request body too large"})
+			fail(err)
 			return
 		}
 		if len(strings.TrimSpace(string(body))) > 0 {

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -60,11 +61,12 @@ var storageCodes = map[string]storageWire{
 // answered 500 InternalError naming the request; a failure because the
 // client went away is only logged, as nobody is listening.
 func (a *API) storageError(w http.ResponseWriter, r *http.Request, err error) {
-	if r.Context().Err() != nil && fairbalance.AsError(err) == nil {
-		// The client went away mid-request (an upload broke off); nothing
-		// was stored and nobody is listening.
-		a.log.Info("storage: request abandoned by the client", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
-		return
+	if fairbalance.AsError(err) == nil && (errors.Is(err, io.ErrUnexpectedEOF) || r.Context().Err() != nil) {
+		// The body broke off before its end (the client stopped sending or
+		// went away mid-upload): nothing was stored. A client error, said
+		// in case the client still listens.
+		a.log.Info("storage: request body cut short", "request_id", RequestID(r.Context()), "path", r.URL.Path, "err", err)
+		err = fairbalance.Errorf(fairbalance.KindInvalid, service.CodeInvalidRequest, "%s", bodyReadDetails(io.ErrUnexpectedEOF))
 	}
 	var body storageBodyError
 	if errors.As(err, &body) {

@@ -26,6 +26,12 @@
 // embedded columns (rel(col).desc); the Range header; the Prefer and
 // Accept headers as far as they shape the query.
 //
+// Limits, refused with PGRST100: a parameter name or value longer than
+// MaxParamLength bytes, a select of more than MaxSelectItems items (at
+// every level together), an order of more than MaxOrderTerms terms,
+// filters holding more than MaxFilterOperands values in all, logic trees
+// nested deeper than MaxLogicDepth.
+//
 // Refused with PGRST100: embedding deeper than one level, spread
 // embeddings (...rel), aggregates (count(), col.sum()), the operators
 // match, imatch, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts and wfts,

@@ -53,6 +53,10 @@ func (o Order) String() string {
 	return strings.Join(parts, ",")
 }
 
+// MaxOrderTerms is the largest number of terms an order parameter may
+// list (SQLite refuses an ORDER BY of more than 2000).
+const MaxOrderTerms = 500
+
 // ParseOrder parses the value of an order parameter: comma-separated terms
 // col[.asc|.desc][.nullsfirst|.nullslast], where col may carry a JSON path
 // or be written rel(col). On failure it returns an *Error with code
@@ -77,6 +81,9 @@ func parseOrder(v string) (Order, *Error) {
 			return nil, err
 		}
 		o = append(o, t)
+		if len(o) > MaxOrderTerms {
+			return nil, s.errf("the order lists more than %d terms", MaxOrderTerms)
+		}
 		s.skipSpaces()
 		if s.eof() {
 			return o, nil

@@ -63,6 +63,7 @@ func TestParseOrderErrors(t *testing.T) {
 		{"a)", `unexpected ")" expecting ".", "," or end of input`},
 		{"a.desc x", `unexpected "d" expecting "asc"`},
 		{strings.Repeat("a,", MaxParamLength) + "a", "longer than"},
+		{strings.Repeat("a.desc,", MaxOrderTerms) + "a", "the order lists more than 500 terms"},
 	}
 	for _, tt := range tests {
 		t.Run(echo(tt.in), func(t *testing.T) {

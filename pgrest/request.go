@@ -1,6 +1,7 @@
 package pgrest
 
 import (
+	"fmt"
 	"math"
 	"net/textproto"
 	"net/url"
@@ -144,6 +145,7 @@ func parseRequest(q url.Values, header map[string][]string) (*Request, *Error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	operands := 0
 	for _, k := range keys {
 		if baseParams[k] {
 			continue
@@ -157,6 +159,9 @@ func parseRequest(q url.Values, header map[string][]string) (*Request, *Error) {
 				f, err := parseFilter(k, v)
 				if err != nil {
 					return nil, err
+				}
+				if operands += countOperands(f); operands > MaxFilterOperands {
+					return nil, parseError("filter", k, 0, fmt.Sprintf("the filters hold more than %d values in all", MaxFilterOperands))
 				}
 				if rel := relationOf(f); rel != "" {
 					if _, ok := r.Select.Embedding(rel); !ok {
@@ -180,6 +185,26 @@ func parseRequest(q url.Values, header map[string][]string) (*Request, *Error) {
 		r.Offset, r.Limit = intersect(r.Offset, r.Limit, off, lim)
 	}
 	return r, nil
+}
+
+// MaxFilterOperands is the largest number of values the filters of one
+// request may hold in all (an in.(...) list counts each element): each is
+// a bind parameter, and the databases bound those (SQLite to 32766).
+const MaxFilterOperands = 10000
+
+// countOperands is the number of values f binds.
+func countOperands(f Filter) int {
+	switch f := f.(type) {
+	case *Condition:
+		return max(1, len(f.Values))
+	case *Group:
+		n := 0
+		for _, g := range f.Filters {
+			n += countOperands(g)
+		}
+		return n
+	}
+	return 0
 }
 
 // setPaging records the order, limit or offset parameter key, of the base

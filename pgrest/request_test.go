@@ -124,6 +124,11 @@ func TestParseRequestErrors(t *testing.T) {
 		{"select=*,users(*)&users.limit=x", nil, fairbalance.KindInvalid, "PGRST100", "failed to parse limit parameter"},
 		{"select=*,users(*)&users.offset=1&users.offset=2", nil, fairbalance.KindInvalid, "PGRST100", "given more than once"},
 		{"", http.Header{"Prefer": {"handling=strict, foo=bar"}}, fairbalance.KindInvalid, "PGRST122", "Invalid preferences: foo=bar"},
+		// Limits on what one request may ask of the database.
+		{"select=" + strings.Repeat("id,", MaxSelectItems) + "id", nil, fairbalance.KindInvalid, "PGRST100", "the select lists more than 500 items"},
+		{"order=" + strings.Repeat("id,", MaxOrderTerms) + "id", nil, fairbalance.KindInvalid, "PGRST100", "the order lists more than 500 terms"},
+		{"a=in.(" + strings.Repeat("1,", 6000) + "1)&b=in.(" + strings.Repeat("1,", 4000) + "1)", nil, fairbalance.KindInvalid, "PGRST100", "the filters hold more than 10000 values in all"},
+		{"or=(a.in.(" + strings.Repeat("1,", 5000) + "1),b.in.(" + strings.Repeat("1,", 5000) + "1))", nil, fairbalance.KindInvalid, "PGRST100", "the filters hold more than 10000 values in all"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {

@@ -50,6 +50,8 @@ type scanner struct {
 	what string
 	src  string
 	pos  int
+	// items counts the select items parsed so far, at every level.
+	items int
 }
 
 func (s *scanner) eof() bool { return s.pos >= len(s.src) }

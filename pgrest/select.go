@@ -175,6 +175,11 @@ func (s Select) Embedding(name string) (*Embed, bool) {
 	return nil, false
 }
 
+// MaxSelectItems is the largest number of items a select parameter may
+// list, counting those inside embeddings: each becomes an expression of
+// the statement, and the databases bound those.
+const MaxSelectItems = 500
+
 // ParseSelect parses the value of the select parameter, for example
 // "id,title,owner:users!inner(id,name),meta->>tag,total::text".
 // Spaces around names and delimiters are ignored. On failure it returns an
@@ -216,6 +221,9 @@ func (s *scanner) selectItems(depth int) (Select, *Error) {
 			return nil, err
 		}
 		items = append(items, it)
+		if s.items++; s.items > MaxSelectItems {
+			return nil, s.errf("the select lists more than %d items", MaxSelectItems)
+		}
 		s.skipSpaces()
 		if !s.accept(",") {
 			return items, nil

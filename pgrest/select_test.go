@@ -158,6 +158,9 @@ func TestParseSelectErrors(t *testing.T) {
 		{"a.b", "aggregate functions"},
 		{"*x", `unexpected "x" expecting "," or end of input`},
 		{strings.Repeat("a,", MaxParamLength/2+1) + "a", "longer than"},
+		{strings.Repeat("id,", MaxSelectItems) + "id", "the select lists more than 500 items"},
+		{strings.Repeat("*,", MaxSelectItems) + "*", "the select lists more than 500 items"},
+		{"id,users(" + strings.Repeat("id,", MaxSelectItems-2) + "id)", "the select lists more than 500 items"},
 	}
 	for _, tt := range tests {
 		t.Run(echo(tt.in), func(t *testing.T) {

@@ -364,7 +364,10 @@ func (s *Identity) SignInPassword(ctx context.Context, c Client, email, password
 // transaction; a failure to record is logged, not returned.
 func (s *Identity) recordFailure(ctx context.Context, c Client, email, reason string) {
 	err := s.store.Tx(ctx, func(tx fairbalance.Tx) error {
-		return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "login_failed", ActorEmail: truncate(email, 255), IP: c.IP, Payload: mustJSON(map[string]any{"reason": reason}), CreatedAt: s.Now()})
+		// The address is as typed when it is invalid: keep what a text
+		// column can hold (no NUL, whole UTF-8 characters).
+		actor := strings.ToValidUTF8(strings.ReplaceAll(truncate(email, 255), "\x00", ""), "")
+		return tx.RecordAuthEvent(ctx, &fairbalance.AuthEvent{Action: "login_failed", ActorEmail: actor, IP: c.IP, Payload: mustJSON(map[string]any{"reason": reason}), CreatedAt: s.Now()})
 	})
 	if err != nil {
 		s.log.Error("record failed sign-in", "err", err)

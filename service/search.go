@@ -5,7 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
+	"unicode/utf8"
 
 	"fairbalance"
 )
@@ -16,11 +16,21 @@ const msgEmptySearch = "Enter something to search for."
 // maxSearchQuery bounds what a search may send (characters).
 const maxSearchQuery = 500
 
-// SearchResult is what search_content returns.
+// msgSearchText refuses a search holding a NUL character or bytes that are
+// not UTF-8 (possible over GET), which no text column can hold.
+const msgSearchText = "The search must be text without NUL characters."
+
+// plainText reports whether s is UTF-8 without NUL, as every database
+// text value must be.
+func plainText(s string) bool {
+	return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0
+}
+
+// SearchResult is what search_content returns. It carries no timing: how
+// long a search took would tell a client about the index, which holds
+// other organisations' content too.
 type SearchResult struct {
 	Results []fairbalance.SearchHit `json:"results"`
-	// TookMS is the server time of the search in milliseconds.
-	TookMS float64 `json:"took_ms"`
 }
 
 // searchFunctions are the search functions: search_content.
@@ -47,16 +57,14 @@ func (d *Registry) searchFunctions() []*FunctionSpec {
 	}
 }
 
-// SearchContent runs q within orgID and times it. It is what
-// search_content runs once the caller and arguments are checked.
+// SearchContent runs q within orgID. It is what search_content runs once
+// the caller and arguments are checked.
 func SearchContent(ctx context.Context, tx fairbalance.Tx, orgID string, q fairbalance.SearchQuery) (*SearchResult, error) {
-	start := time.Now()
 	hits, err := tx.SearchContent(ctx, orgID, q)
 	if err != nil {
 		return nil, err
 	}
-	took := float64(time.Since(start).Microseconds()) / 1000
-	return &SearchResult{Results: hits, TookMS: math.Round(took*100) / 100}, nil
+	return &SearchResult{Results: hits}, nil
 }
 
 // searchQuery validates search_content's arguments. Over GET every
@@ -69,6 +77,9 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 	}
 	if len([]rune(text)) > maxSearchQuery {
 		return q, raise("The search is too long (at most 500 characters).")
+	}
+	if !plainText(text) {
+		return q, raise(msgSearchText)
 	}
 	q.Text = text
 	switch v := args["kinds"].(type) {
@@ -104,6 +115,9 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 		switch v := args[f.name].(type) {
 		case nil:
 		case string:
+			if !plainText(v) {
+				return q, raise(f.name + " must be text without NUL characters.")
+			}
 			*f.dst = strings.TrimSpace(v)
 		default:
 			return q, raise(f.name + " must be text.")

@@ -109,11 +109,54 @@ func (q *querier) ReadEach(ctx context.Context, p *fairbalance.ReadPlan, fn func
 	return translate(rows.Err())
 }
 
-// Insert runs an insert (or upsert) plan.
+// maxInsertBinds bounds the bind parameters of one INSERT statement, below
+// the databases' limits (SQLite 32766, PostgreSQL 65535) with room for the
+// policy's.
+func (d dialect) maxInsertBinds() int {
+	if d.postgres {
+		return 60000
+	}
+	return 30000
+}
+
+// Insert runs an insert (or upsert) plan: one statement, or, for more rows
+// than one statement can bind, one per part of the rows (in the caller's
+// transaction, so all or none are written).
 func (q *querier) Insert(ctx context.Context, p *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 	if len(p.Rows) == 0 {
 		return json.RawMessage("[]"), 0, nil
 	}
+	per := max(1, q.d.maxInsertBinds()/max(1, len(p.Columns)))
+	if len(p.Rows) <= per {
+		return q.insert(ctx, p)
+	}
+	out := []byte{'['}
+	var total int64
+	for start := 0; start < len(p.Rows); start += per {
+		part := *p
+		part.Rows = p.Rows[start:min(start+per, len(p.Rows))]
+		res, n, err := q.insert(ctx, &part)
+		if err != nil {
+			return nil, 0, err
+		}
+		total += n
+		if len(res) < 2 { // nothing returned
+			continue
+		}
+		if inner := res[1 : len(res)-1]; len(inner) > 0 {
+			if len(out) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, inner...)
+		}
+	}
+	if len(p.Returning) == 0 {
+		return nil, total, nil
+	}
+	return append(out, ']'), total, nil
+}
+
+func (q *querier) insert(ctx context.Context, p *fairbalance.WritePlan) (json.RawMessage, int64, error) {
 	var b sqlBuilder
 	b.d = q.d
 	cols := make([]string, len(p.Columns))
@@ -277,12 +320,53 @@ func (b *sqlBuilder) objectJSON(a string, cols []fairbalance.SelectColumn, embed
 	for i, e := range embeds {
 		parts = append(parts, "'"+strings.ReplaceAll(e.Name, "'", "''")+"'", b.embedJSON(a, i, e))
 	}
-	fn := "json_object("
+	return b.jsonObject(parts)
+}
+
+// jsonObject builds one JSON object from alternating key and value
+// expressions. A function takes a bounded number of arguments (100 for
+// PostgreSQL's json_build_object, 1000 for SQLite's json_object), and a
+// select list, with repeated columns or stars, may name more: the object
+// is then built in parts joined as text, which keeps the keys in order
+// and, like a single call, every duplicate.
+func (b *sqlBuilder) jsonObject(parts []string) string {
+	fn, max := "json_object(", 400
 	if b.d.postgres {
-		fn = "json_build_object("
+		fn, max = "json_build_object(", 50
 	}
-	// json_build_object takes at most 100 arguments; tables stay well below.
-	return fn + strings.Join(parts, ", ") + ")"
+	max *= 2 // arguments, not pairs
+	if len(parts) <= max {
+		return fn + strings.Join(parts, ", ") + ")"
+	}
+	var chunks []string
+	for i := 0; i < len(parts); i += max {
+		chunks = append(chunks, fn+strings.Join(parts[i:min(i+max, len(parts))], ", ")+")")
+	}
+	if b.d.postgres {
+		// {"a" : 1} and {"b" : 2} make {"a" : 1, "b" : 2}.
+		for i := range chunks {
+			c := chunks[i] + "::text"
+			if i > 0 {
+				c = "right(" + c + ", -1)"
+			}
+			if i < len(chunks)-1 {
+				c = "left(" + c + ", -1)"
+			}
+			chunks[i] = c
+		}
+		return "(" + strings.Join(chunks, " || ', ' || ") + ")::json"
+	}
+	for i := range chunks {
+		c := chunks[i]
+		if i > 0 {
+			c = "substr(" + c + ", 2)"
+		}
+		if i < len(chunks)-1 {
+			c = "substr(" + c + ", 1, length(" + c + ") - 1)"
+		}
+		chunks[i] = c
+	}
+	return "json(" + strings.Join(chunks, " || ',' || ") + ")"
 }
 
 func (b *sqlBuilder) rowJSON(a string, cols []fairbalance.SelectColumn, embeds []fairbalance.Embed) {

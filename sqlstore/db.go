@@ -429,6 +429,10 @@ func translate(err error) error {
 			return fmt.Errorf("%w: %s", fairbalance.ErrNotFound, pgErr.ConstraintName)
 		case "23514", "23502":
 			return fmt.Errorf("%w: %s", fairbalance.ErrConstraint, pgErr.Message)
+		case "22021", "22P05":
+			// Text PostgreSQL cannot hold (a NUL character, bytes that are
+			// not UTF-8, \u0000 in JSON) came from the client: its error.
+			return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: pgErr.Code, Message: pgErr.Message, Err: err}
 		}
 	}
 	var sqErr *sqlite.Error

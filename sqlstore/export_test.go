@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"fairbalance"
+
+	"modernc.org/sqlite"
 )
 
 // SearchCandidatesForTest runs PostgreSQL's search_candidates for text in
@@ -22,6 +24,9 @@ func (db *DB) SearchCandidatesForTest(ctx context.Context, orgID, text string, s
 		return nil, nil, nil
 	}
 	tsq, args := pgTSQuery(searchTerms(text), 1)
+	// The organisation's tagged query (migration 0013).
+	args = append(args, orgID)
+	tsq = "search_tag_query((SELECT tag FROM search_orgs WHERE org_id = $" + strconv.Itoa(len(args)) + "), " + tsq + ")"
 	opt := func(v string) any {
 		if v == "" {
 			return nil
@@ -87,4 +92,97 @@ func (db *DB) RunMigrationForTest(ctx context.Context, v int) error {
 		}
 	}
 	return fmt.Errorf("no migration %d", v)
+}
+
+// SearchWork is the work of one search in the database.
+type SearchWork struct {
+	// Pages counts the database pages the search asked for, whether
+	// cached or read: on SQLite every page of the connection (the FTS5
+	// index's, search_docs', search_orgs'), on PostgreSQL every buffer of
+	// search_docs, of its TOAST table and of their indexes.
+	Pages int64
+	// Rows counts the rows of search_docs read on PostgreSQL (fetched
+	// through an index or returned by a scan); 0 on SQLite, whose FTS5
+	// work shows in Pages.
+	Rows int64
+}
+
+// SearchWorkForTest runs the search of q in orgID alone in a transaction
+// of its own and returns its hits and the work it did, read from the
+// database's own counters: tests compare work, which wall-clock time on a
+// shared machine cannot show.
+func (db *DB) SearchWorkForTest(ctx context.Context, orgID string, q fairbalance.SearchQuery) ([]fairbalance.SearchHit, SearchWork, error) {
+	var w SearchWork
+	if !db.d.postgres {
+		// The writer's connection: the readers map the file, and pages
+		// read through the map bypass the counters.
+		conn, err := db.writer.Conn(ctx)
+		if err != nil {
+			return nil, w, err
+		}
+		defer conn.Close()
+		pages := func(reset bool) (int64, error) {
+			var n int64
+			err := conn.Raw(func(dc any) error {
+				st, ok := dc.(sqlite.DBStatus)
+				if !ok {
+					return fmt.Errorf("sqlstore: no page counters on %T", dc)
+				}
+				for _, op := range []sqlite.DBStatusOp{sqlite.DBStatusCacheHit, sqlite.DBStatusCacheMiss} {
+					cur, _, err := st.Status(op, reset)
+					if err != nil {
+						return err
+					}
+					n += int64(cur)
+				}
+				return nil
+			})
+			return n, err
+		}
+		tx, err := conn.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, w, err
+		}
+		defer tx.Rollback()
+		if _, err := pages(true); err != nil {
+			return nil, w, err
+		}
+		hits, err := (&querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true}).SearchContent(ctx, orgID, q)
+		if err != nil {
+			return nil, w, err
+		}
+		w.Pages, err = pages(false)
+		return hits, w, err
+	}
+	tx, err := db.reader.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, w, err
+	}
+	defer tx.Rollback()
+	// The transaction's own counters: pg_stat_get_xact_* count what this
+	// transaction did so far.
+	counters := func() (SearchWork, error) {
+		var c SearchWork
+		err := tx.QueryRowContext(ctx, `WITH rels AS (
+  SELECT 'search_docs'::regclass::oid AS oid
+  UNION ALL SELECT reltoastrelid FROM pg_class WHERE oid = 'search_docs'::regclass AND reltoastrelid <> 0
+  UNION ALL SELECT indexrelid FROM pg_index WHERE indrelid IN ('search_docs'::regclass,
+    (SELECT reltoastrelid FROM pg_class WHERE oid = 'search_docs'::regclass)))
+SELECT (SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(oid)), 0) FROM rels)::bigint,
+  (pg_stat_get_xact_tuples_fetched('search_docs'::regclass) + pg_stat_get_xact_tuples_returned('search_docs'::regclass))::bigint`).Scan(&c.Pages, &c.Rows)
+		return c, err
+	}
+	before, err := counters()
+	if err != nil {
+		return nil, w, err
+	}
+	hits, err := (&querier{pool: db.reader, tx: tx, stmts: &db.rstmts, d: db.d, inTx: true}).SearchContent(ctx, orgID, q)
+	if err != nil {
+		return nil, w, err
+	}
+	after, err := counters()
+	if err != nil {
+		return nil, w, err
+	}
+	return hits, SearchWork{Pages: after.Pages - before.Pages, Rows: after.Rows - before.Rows}, nil
 }

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 	"unicode"
@@ -23,7 +24,8 @@ const maxSearchTerms = 12
 // characters long.
 func searchTerms(text string) []string {
 	var out []string
-	for _, f := range strings.Fields(text) {
+	// NUL separates words too: SQLite would end the FTS5 query at it.
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == 0 || unicode.IsSpace(r) }) {
 		if !strings.ContainsFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue
 		}
@@ -38,17 +40,18 @@ func searchTerms(text string) []string {
 	return out
 }
 
-// fts5Query turns words into an FTS5 query: each word a quoted phrase (so
-// no input is syntax: quotes are doubled, OR/NOT/NEAR/* are just text),
-// all required, the last matching as a prefix.
-func fts5Query(terms []string) string {
+// fts5Query turns words into an FTS5 query of the organisation whose tag
+// is tag: each word a quoted phrase (so no input is syntax: quotes are
+// doubled, OR/NOT/NEAR/* are just text) of tagged words, all required,
+// the last matching as a prefix.
+func fts5Query(terms []string, tag string) string {
 	var b strings.Builder
 	for i, t := range terms {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteByte('"')
-		b.WriteString(strings.ReplaceAll(t, `"`, `""`))
+		b.WriteString(tagWords(tag, strings.ReplaceAll(t, `"`, `""`)))
 		b.WriteByte('"')
 		if i == len(terms)-1 {
 			b.WriteByte('*')
@@ -145,21 +148,26 @@ func (q *querier) SearchContent(ctx context.Context, orgID string, s fairbalance
 		if len(s.Kinds) > 0 {
 			kinds = s.Kinds
 		}
-		cand := ph(orgID) + ", " + ph(kinds) + ", " + ph(opt(s.Status)) + ", " + ph(opt(s.Type)) + ", " +
+		org := ph(orgID)
+		cand := org + ", " + ph(kinds) + ", " + ph(opt(s.Status)) + ", " + ph(opt(s.Type)) + ", " +
 			ph(opt(s.ProductID)) + ", " + ph(opt(s.OwnerID)) + ", " + ph(opt(s.Market)) + ", " + ph(searchCandidates)
 		lim := ph(limit)
 		opts := ph(headlineOptions)
+		// The query is tagged with the organisation's tag (migration
+		// 0013): it reads the organisation's posting lists only, and an
+		// organisation without any searchable row matches nothing.
 		// search_candidates (migration 0009) picks the newest
-		// searchCandidates matches (of the organisation, with the filters)
-		// and ranks them, as on SQLite; then headlines are built for the
-		// page only: ts_headline re-parses the text, the costly part.
+		// searchCandidates matches (with the filters) and ranks them, as
+		// on SQLite; then headlines are built for the page only, with the
+		// plain query: ts_headline re-parses the text, the costly part.
 		query = `SELECT d.kind, d.ref_id, d.title, d.subtitle, d.status,
   CASE WHEN to_tsvector('english', left(d.body, 100000)) @@ x.q
     THEN ts_headline('english', left(d.body, 100000), x.q, ` + opts + `)
     ELSE ts_headline('english', d.title, x.q, ` + opts + `) END,
   t.r
 FROM (SELECT ` + tsq + ` AS q) x
-CROSS JOIN LATERAL (SELECT c.id, c.rank AS r FROM search_candidates(x.q, ` + cand + `) c
+CROSS JOIN LATERAL (SELECT search_tag_query(o.tag, x.q) AS q FROM search_orgs o WHERE o.org_id = ` + org + `) s
+CROSS JOIN LATERAL (SELECT c.id, c.rank AS r FROM search_candidates(s.q, ` + cand + `) c
   ORDER BY c.rank DESC, c.id
   LIMIT ` + lim + `) t
 JOIN search_docs d ON d.id = t.id
@@ -203,15 +211,30 @@ const searchCandidates = 1000
 
 // searchSQLite ranks in one query and builds snippets in a second one for
 // the page only (snippet() re-tokenizes a row's text). Weights: a match in
-// the title counts eight times one in the body.
+// the title counts eight times one in the body. The query is tagged for
+// the organisation (see searchscope.go): FTS5 reads the organisation's
+// posting lists only, and an organisation without any searchable row
+// matches nothing.
 func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.SearchQuery, terms []string, limit int) ([]fairbalance.SearchHit, error) {
-	match := fts5Query(terms)
+	var key int64
+	switch err := q.row(ctx, `SELECT key FROM search_orgs WHERE org_id = ?`, orgID).Scan(&key); {
+	case errors.Is(err, sql.ErrNoRows):
+		return []fairbalance.SearchHit{}, nil // nothing of the organisation was ever indexed
+	case err != nil:
+		return nil, translate(err)
+	}
+	tag, err := searchTag(key)
+	if err != nil {
+		return nil, err
+	}
+	match := fts5Query(terms, tag)
 	out, ids, capped, err := q.rankSQLite(ctx, match, orgID, s, limit, searchCandidates)
 	if err != nil {
 		return nil, err
 	}
-	// The organisation and the filters apply after the cap: when they
-	// leave the page short, rank every match instead.
+	// The filters apply after the cap (the organisation before it, in the
+	// tagged words; d.org_id is checked again): when they leave the page
+	// short, rank every match instead.
 	if capped && len(out) < limit {
 		if out, ids, _, err = q.rankSQLite(ctx, match, orgID, s, limit, -1); err != nil {
 			return nil, err

@@ -3,11 +3,14 @@ package sqlstore_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"fairbalance"
+	"fairbalance/sqlstore"
 	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
@@ -201,4 +204,122 @@ func TestSearchCandidates(t *testing.T) {
 			t.Errorf("%q %+v cap %d:\n got %v\nwant %v", c.text, c.s, c.cap, got, want)
 		}
 	}
+}
+
+// seedScope fills db with the assets of organisation "small" (600, of
+// which the oldest 3 mention zeta) and "big", with big newer assets that
+// all mention word.
+func seedScope(t *testing.T, db *sqlstore.DB, big int, word string) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now().UTC()
+	err := db.Tx(ctx, func(tx fairbalance.Tx) error {
+		for _, id := range []string{"org-big", "org-small"} {
+			if err := tx.CreateOrg(ctx, &fairbalance.Org{ID: id, Name: id, CreatedAt: now, UpdatedAt: now}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	asset := func(org string, i int, text string) sqltest.BulkAsset {
+		status := "draft"
+		if i%2 == 0 {
+			status = "approved"
+		}
+		return sqltest.BulkAsset{ID: fmt.Sprintf("%s-%d", org, i), VersionID: fmt.Sprintf("%s-v-%d", org, i), OrgID: org,
+			Title: fmt.Sprintf("Asset %d of %s", i, org), Type: "email", Audience: "hcp", Market: "US", JobCode: fmt.Sprintf("%s-%05d", org, i),
+			Status: status, Text: text}
+	}
+	var l []sqltest.BulkAsset
+	for i := 0; i < 600; i++ {
+		text := "filler text about dosing and common questions"
+		if i < 3 {
+			text = "zeta findings in filler text"
+		}
+		l = append(l, asset("org-small", i, text))
+	}
+	if err := sqltest.BulkInsertAssets(ctx, db, l); err != nil {
+		t.Fatal(err)
+	}
+	for from := 0; from < big; from += 5000 {
+		l = l[:0]
+		for i := from; i < min(from+5000, big); i++ {
+			l = append(l, asset("org-big", i, fmt.Sprintf("%[1]s %[1]ss %[1]smeter common words, number %[2]d", word, i)))
+		}
+		if err := sqltest.BulkInsertAssets(ctx, db, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if db.Backend() == "postgres" {
+		if err := sqltest.Exec(ctx, db, "VACUUM ANALYZE search_docs"); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The work of a search does not depend on other organisations' content: a
+// word in every one of another organisation's many assets (and in three
+// of the searcher's) costs the searcher no more than where the other
+// organisation's assets, as many, have another word instead. The
+// database's own counters measure the work: pages asked for, and on
+// PostgreSQL rows of search_docs read. Before search was scoped, at 5000
+// assets, SQLite read the other organisation's postings and ranked its
+// matches (over 18 000 pages against 74), and PostgreSQL read 600 rows
+// against 3 (and walked the other organisation's rows either way).
+// SEARCH_SCOPE_ASSETS sets the other organisation's assets (5000 by
+// default; the figure is 50 000).
+func TestSearchWorkIsPerOrganisation(t *testing.T) {
+	big := 5000
+	if v, err := strconv.Atoi(os.Getenv("SEARCH_SCOPE_ASSETS")); err == nil && v > 0 {
+		big = v
+	}
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			t.Parallel()
+			with, without := storetest.Open(t, backend), storetest.Open(t, backend)
+			seedScope(t, with, big, "zeta")
+			seedScope(t, without, big, "omega")
+			ctx := context.Background()
+			for _, q := range []fairbalance.SearchQuery{
+				{Text: "zeta"}, {Text: "zet"}, {Text: "zetameter"}, {Text: "zeta findings"}, {Text: "common zeta"},
+				{Text: "zeta", Status: "approved"}, {Text: "zeta", Kinds: []string{"asset"}, Market: "US"},
+				{Text: "filler"}, {Text: "nothing"},
+			} {
+				q.Limit = 20
+				name := fmt.Sprintf("%q %+v", q.Text, q)
+				for i := 0; i < 2; i++ { // warm both alike
+					_, _, _ = with.SearchWorkForTest(ctx, "org-small", q)
+					_, _, _ = without.SearchWorkForTest(ctx, "org-small", q)
+				}
+				got, gw, err := with.SearchWorkForTest(ctx, "org-small", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, ww, err := without.SearchWorkForTest(ctx, "org-small", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: %+v where the other organisation has the word, %+v where it has not", name, gw, ww)
+				if fmt.Sprint(hitIDs(got)) != fmt.Sprint(hitIDs(want)) {
+					t.Errorf("%s: hits %v, %v where the other organisation has not the word", name, hitIDs(got), hitIDs(want))
+				}
+				// Index pages may split a little differently; the work
+				// may not grow with the other organisation's matches.
+				if gw.Pages > ww.Pages+max(8, ww.Pages/10) || gw.Rows > ww.Rows {
+					t.Errorf("%s: work %+v, %+v where the other organisation has not the word", name, gw, ww)
+				}
+			}
+		})
+	}
+}
+
+func hitIDs(hits []fairbalance.SearchHit) []string {
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.ID
+	}
+	return out
 }

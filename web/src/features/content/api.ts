@@ -197,7 +197,7 @@ export function nextCursor(sortKey: SortKey, page: readonly object[]): Cursor | 
 }
 
 /** Ranked full-text search over one kind of content, with the tab's filters. */
-export async function searchContent(query: string, tab: Tab, filters: ContentFilters, signal?: AbortSignal): Promise<{ results: SearchResult[]; took_ms?: number }> {
+export async function searchContent(query: string, tab: Tab, filters: ContentFilters, signal?: AbortSignal): Promise<{ results: SearchResult[] }> {
   const sb = await db();
   const args: Record<string, unknown> = { query, kinds: [TAB_KIND[tab]], limit: 50 };
   if (filters.status) args.status = filters.status;
@@ -209,8 +209,8 @@ export async function searchContent(query: string, tab: Tab, filters: ContentFil
   }
   let call = sb.rpc("search_content", args);
   if (signal) call = call.abortSignal(signal);
-  const data = unwrap<{ results?: SearchResult[]; took_ms?: number } | null>(await call);
-  return { results: data?.results ?? [], took_ms: data?.took_ms };
+  const data = unwrap<{ results?: SearchResult[] } | null>(await call);
+  return { results: data?.results ?? [] };
 }
 
 export const CONTENT_KEY = "content";

@@ -224,7 +224,7 @@ export function SearchResults({
   onSelect,
 }: {
   query: string;
-  search: ReturnType<typeof useQuery<{ results: SearchResult[]; took_ms?: number }>>;
+  search: ReturnType<typeof useQuery<{ results: SearchResult[] }>>;
   what: string;
   onSelect?: (result: SearchResult) => void;
 }) {
@@ -242,7 +242,6 @@ export function SearchResults({
     <div className="grid grid-cols-1 gap-2">
       <p className="text-sm text-muted-foreground" aria-live="polite">
         {results.length} {results.length === 1 ? "match" : "matches"}, best first
-        {search.data.took_ms !== undefined ? ` · ${search.data.took_ms} ms` : ""}
       </p>
       <ul className="grid grid-cols-1 gap-2" aria-label="Search results">
         {results.map((r) => {
