@@ -40,16 +40,11 @@ func admin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	if err != nil {
 		return err
 	}
-	db, err := openStore(ctx, &c)
+	id, closeStore, err := openIdentity(ctx, &c, stderr)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	keys, _, err := auth.LoadOrCreateKeys(c.DataDir)
-	if err != nil {
-		return err
-	}
-	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{}, newLogger(c.LogFormat, stderr, false))
+	defer closeStore()
 	confirm := true
 	meta, _ := json.Marshal(map[string]string{"full_name": *name})
 	u, err := id.AdminCreateUser(ctx, service.Client{IP: "cli"}, service.AdminUserInput{

@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"fairbalance/auth"
+	"fairbalance/service"
 	"fairbalance/sqlstore"
 )
 
@@ -102,6 +103,22 @@ func newLogger(format string, w io.Writer, debug bool) *slog.Logger {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// openIdentity opens the store and the keys of c's data directory and the
+// identity service over them, for the commands that manage accounts; the
+// caller calls closeStore when done.
+func openIdentity(ctx context.Context, c *config, stderr io.Writer) (id *service.Identity, closeStore func() error, err error) {
+	db, err := openStore(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys, _, err := auth.LoadOrCreateKeys(c.DataDir)
+	if err != nil {
+		db.Close()
+		return nil, nil, err
+	}
+	return service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{}, newLogger(c.LogFormat, stderr, false)), db.Close, nil
 }
 
 func openStore(ctx context.Context, c *config) (*sqlstore.DB, error) {

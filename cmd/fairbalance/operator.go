@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 
-	"fairbalance/auth"
 	"fairbalance/service"
 )
 
@@ -39,16 +38,11 @@ func operator(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if sub != "list" && email == "" {
 		return errors.New("--email is required")
 	}
-	db, err := openStore(ctx, &c)
+	id, closeStore, err := openIdentity(ctx, &c, stderr)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	keys, _, err := auth.LoadOrCreateKeys(c.DataDir)
-	if err != nil {
-		return err
-	}
-	id := service.NewIdentity(db, keys, auth.NewHasher(0), service.IdentityConfig{}, newLogger(c.LogFormat, stderr, false))
+	defer closeStore()
 	rec := service.NewRecovery(id, service.RecoveryConfig{})
 	cli := service.Client{IP: "cli"}
 	switch sub {
