@@ -24,7 +24,9 @@ func TestDiagnosticsOutboxWithoutSMTP(t *testing.T) {
 			admin := m.members["own"][fairbalance.RoleAdmin]
 			call(t, m, admin, "create_invite", map[string]any{"email": "invitee@example.com", "role": fairbalance.RoleMarketer})
 			now := time.Now().UTC()
-			link := func(who string) string { return "https://review.example.com/auth/v1/verify?token=" + who + "&type=signup" }
+			link := func(who string) string {
+				return "https://review.example.com/auth/v1/verify?token=" + who + "&type=signup"
+			}
 			err := m.db.Tx(m.ctx, func(tx fairbalance.Tx) error {
 				for _, to := range []string{"invitee@example.com", "own-marketer@example.com", "own-owner@example.com", "stranger@example.com"} {
 					if err := tx.EnqueueMail(m.ctx, &fairbalance.MailMessage{To: to, Subject: "Confirm", Text: "Confirm your address:\n" + link(to) + ".\n", HTML: "x", Kind: "signup", CreatedAt: now, NextAttemptAt: now}); err != nil {
