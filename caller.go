@@ -83,6 +83,23 @@ func (c Caller) WritesContent() bool {
 	return false
 }
 
+// DecidesContentStatus reports whether the caller may decide the status
+// of pre-approved content (claims and modules): set or change any status
+// but draft — approve, expire, withdraw, retire. That is a decision, so it
+// belongs to the organisation's reviewers (medical, legal, regulatory) and
+// administrators, never to a marketer (who authors the drafts) and never
+// to a demo session.
+func (c Caller) DecidesContentStatus() bool {
+	if !c.InOrg() || c.Demo {
+		return false
+	}
+	switch c.Member {
+	case RoleOwner, RoleAdmin, RoleReviewerMedical, RoleReviewerLegal, RoleReviewerRegulatory:
+		return true
+	}
+	return false
+}
+
 // WritesProducts reports whether the caller may change the organisation's
 // products: its administrators, never a demo session.
 func (c Caller) WritesProducts() bool { return c.IsAdmin() && !c.Demo }

@@ -44,7 +44,9 @@ type WorkspaceStore interface {
 	// revoked, most recently refreshed first; RefreshedAt is the time of
 	// the session's latest refresh token (its last refresh or sign-in).
 	UserSessions(ctx context.Context, userID string) ([]Session, error)
-	// OrgMail lists the newest messages of an organisation's outbox.
+	// OrgMail lists the newest messages of an organisation's outbox: its
+	// own, and those of no organisation to its members and to its
+	// pending invitees.
 	OrgMail(ctx context.Context, orgID string, limit int) ([]*MailMessage, error)
 	// PilotFacts counts what the pilot checklist needs of an organisation.
 	PilotFacts(ctx context.Context, orgID string) (*PilotFacts, error)

@@ -182,15 +182,18 @@ func TestClaimAndModuleStatusTransitions(t *testing.T) {
 	for _, backend := range storetest.Backends() {
 		t.Run(backend, func(t *testing.T) {
 			m := newContentEnv(t, backend)
-			marketer := m.members["own"][fairbalance.RoleMarketer]
+			// An administrator both authors and decides, so every move is
+			// the transition table's to refuse (the role rule is
+			// TestContentStatusIsDecided's).
+			author := m.members["own"][fairbalance.RoleAdmin]
 			set := func(table, id string, values map[string]any) error {
-				_, err := patchRows(t, m, marketer, table, "id=eq."+id, values)
+				_, err := patchRows(t, m, author, table, "id=eq."+id, values)
 				return err
 			}
 			status := func(table, id string) any {
-				return readRows(t, m, marketer, table, "select=status&id=eq."+id)[0]["status"]
+				return readRows(t, m, author, table, "select=status&id=eq."+id)[0]["status"]
 			}
-			claim := mustInsert(t, m, marketer, "claims", map[string]any{"text": "Lowers LDL-C."})["id"].(string)
+			claim := mustInsert(t, m, author, "claims", map[string]any{"text": "Lowers LDL-C."})["id"].(string)
 			steps := []struct {
 				to    string
 				legal bool
@@ -218,7 +221,7 @@ func TestClaimAndModuleStatusTransitions(t *testing.T) {
 				t.Fatalf("editing a withdrawn claim without moving it: %v", err)
 			}
 
-			module := mustInsert(t, m, marketer, "modules", map[string]any{"kind": "copy", "title": "Ask your doctor"})["id"].(string)
+			module := mustInsert(t, m, author, "modules", map[string]any{"kind": "copy", "title": "Ask your doctor"})["id"].(string)
 			if err := set("modules", module, map[string]any{"status": "approved"}); err != nil {
 				t.Fatal(err)
 			}
@@ -232,8 +235,8 @@ func TestClaimAndModuleStatusTransitions(t *testing.T) {
 				t.Fatalf("a retired module approved again: %v", err)
 			}
 			// Several rows at once: one that may not move refuses them all.
-			other := mustInsert(t, m, marketer, "modules", map[string]any{"kind": "copy", "title": "Another"})["id"].(string)
-			_, err := patchRows(t, m, marketer, "modules", "id=in.("+module+","+other+")", map[string]any{"status": "approved"})
+			other := mustInsert(t, m, author, "modules", map[string]any{"kind": "copy", "title": "Another"})["id"].(string)
+			_, err := patchRows(t, m, author, "modules", "id=in.("+module+","+other+")", map[string]any{"status": "approved"})
 			if pgCode(err) != "P0001" || status("modules", other) != "draft" {
 				t.Fatalf("a bulk move with a retired module: %v", err)
 			}

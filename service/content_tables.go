@@ -18,13 +18,12 @@ import (
 // Every row belongs to one organisation: org_id is set from the caller and
 // rows of another organisation are invisible. Every member reads; owners
 // and admins write products; owners, admins and marketers write the rest;
-// reviewers and viewers only read. Assets and their versions change
+// reviewers and viewers only read. Claims and modules are pre-approved
+// content, so their status is a decision: marketers author drafts, only
+// reviewers and administrators set any other status (and reviewers change
+// nothing else), see contentStatusRule. Assets and their versions change
 // through the content functions (content.go), which keep a version and its
 // asset consistent; versions are insert-only.
-
-// writesContent reports whether c may write assets, versions, references,
-// claims and modules: owners, admins and marketers of an organisation,
-// never in a demo session.
 
 func orgDefault(c fairbalance.Caller, _ time.Time) any     { return c.OrgID }
 func creatorDefault(c fairbalance.Caller, _ time.Time) any { return c.UserID }
@@ -344,6 +343,71 @@ func statusMove[S ~string](ctx context.Context, tx fairbalance.Tx, table, what s
 	return nil
 }
 
+// The refusals of the status rule of pre-approved content (claims and
+// modules): %s is the object ("claim", "module"), then the status.
+const (
+	// MsgStatusDecided refuses a status but draft to a caller who does
+	// not decide content status.
+	MsgStatusDecided = "Only a reviewer or an administrator may set a %s to %s."
+	// MsgDecidedContent refuses a change, by its author, of a claim or
+	// module no longer in draft.
+	MsgDecidedContent = "The %s is %s; only a reviewer or an administrator may change it."
+	// MsgReviewerEdits refuses a reviewer's change to anything but the
+	// status and expiry date: reviewers decide content, they do not author it.
+	MsgReviewerEdits = "Reviewers change only the status and expiry date of a %s; its authors edit the rest."
+)
+
+// writesOrDecidesContent is who may update claims and modules: their
+// authors (Caller.WritesContent) and those who decide their status
+// (Caller.DecidesContentStatus).
+func writesOrDecidesContent(c fairbalance.Caller) bool {
+	return c.WritesContent() || c.DecidesContentStatus()
+}
+
+// decidedStatus refuses (42501, on the field status) a new claim or
+// module in a status other than draft from a caller who does not decide
+// content status.
+func decidedStatus(c fairbalance.Caller, what, draft string, row map[string]any) error {
+	v, ok := row["status"]
+	if !ok || v == nil || c.DecidesContentStatus() {
+		return nil
+	}
+	if to := fmt.Sprint(v); to != draft {
+		return onField(denied(c, fmt.Sprintf(MsgStatusDecided, what, to)), "status")
+	}
+	return nil
+}
+
+// contentStatusRule is the status rule of an update of claims or modules
+// (table, what names one): authors set no status but draft and change
+// only drafts; reviewers change only the status and expiry date; owners
+// and admins do both. The transitions themselves are statusMove's.
+func contentStatusRule(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, table, what, draft string, values map[string]any, where *fairbalance.Cond) error {
+	if !c.WritesContent() {
+		for k := range values {
+			if k != "status" && k != "expires_at" && k != "updated_at" {
+				return onField(denied(c, fmt.Sprintf(MsgReviewerEdits, what)), k)
+			}
+		}
+	}
+	if c.DecidesContentStatus() {
+		return nil
+	}
+	if err := decidedStatus(c, what, draft, values); err != nil {
+		return err
+	}
+	rows, err := readDBRows(ctx, tx, table, where, 0, selCol("status", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if from := str(r, "status"); from != draft {
+			return denied(c, fmt.Sprintf(MsgDecidedContent, what, from))
+		}
+	}
+	return nil
+}
+
 func auditActions(prefix string) map[string]string {
 	return map[string]string{"insert": prefix + "_created", "upsert": prefix + "_updated", "update": prefix + "_updated", "delete": prefix + "_deleted"}
 }
@@ -626,12 +690,18 @@ func ClaimsTable() *TableSpec {
 		},
 		Rows:      orgScoped("org_id"),
 		CanInsert: fairbalance.Caller.WritesContent,
-		CanUpdate: fairbalance.Caller.WritesContent,
+		CanUpdate: writesOrDecidesContent,
 		CanDelete: fairbalance.Caller.WritesContent,
 		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
+			if err := decidedStatus(c, "claim", string(fairbalance.ClaimDraft), row); err != nil {
+				return err
+			}
 			return firstError(checkClaim(fieldCheck{table: "claims", row: row, all: true}), orgRef(ctx, tx, c, "claims", row, "product_id", "products", "product"))
 		},
 		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
+			if err := contentStatusRule(ctx, tx, c, "claims", "claim", string(fairbalance.ClaimDraft), values, where); err != nil {
+				return err
+			}
 			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"),
 				statusMove(ctx, tx, "claims", "claim", fairbalance.ClaimTransitions, values, where))
 		},
@@ -750,14 +820,20 @@ func ModulesTable() *TableSpec {
 		},
 		Rows:      orgScoped("org_id"),
 		CanInsert: fairbalance.Caller.WritesContent,
-		CanUpdate: fairbalance.Caller.WritesContent,
+		CanUpdate: writesOrDecidesContent,
 		CanDelete: fairbalance.Caller.WritesContent,
 		CheckInsert: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, row map[string]any) error {
+			if err := decidedStatus(c, "module", string(fairbalance.ModuleDraft), row); err != nil {
+				return err
+			}
 			return firstError(checkModule(fieldCheck{table: "modules", row: row, all: true}),
 				orgRef(ctx, tx, c, "modules", row, "claim_id", "claims", "claim"),
 				orgRef(ctx, tx, c, "modules", row, "product_id", "products", "product"))
 		},
 		CheckUpdate: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, values map[string]any, where *fairbalance.Cond) error {
+			if err := contentStatusRule(ctx, tx, c, "modules", "module", string(fairbalance.ModuleDraft), values, where); err != nil {
+				return err
+			}
 			return firstError(checkModule(fieldCheck{table: "modules", row: values}),
 				orgRef(ctx, tx, c, "modules", values, "claim_id", "claims", "claim"),
 				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"),

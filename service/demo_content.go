@@ -166,11 +166,14 @@ func (dc *DemoContent) seed(ctx context.Context) error {
 		if variants == nil {
 			variants = []string{}
 		}
-		row, err := s.insert(s.mkt, "claims", map[string]any{"text": c.Text, "variants": variants, "status": c.Status, "product_id": products[c.Brand]})
+		row, err := s.insert(s.mkt, "claims", map[string]any{"text": c.Text, "variants": variants, "product_id": products[c.Brand]})
 		if err != nil {
 			return err
 		}
 		claims[i] = str(row, "id")
+		if err := s.decide("claims", claims[i], demoClaimPath[c.Status]); err != nil {
+			return err
+		}
 		for _, q := range c.Quotes {
 			if _, err := s.insert(s.mkt, "claim_references", map[string]any{"claim_id": claims[i], "reference_id": refs[q.Ref], "page": q.Page, "passage": q.Passage}); err != nil {
 				return fmt.Errorf("demo content: claim %d quoting reference %d page %d: %w", i+1, q.Ref+1, q.Page, err)
@@ -180,7 +183,7 @@ func (dc *DemoContent) seed(ctx context.Context) error {
 
 	modules := map[string]*demoModuleRef{}
 	for _, m := range demoModules {
-		row := map[string]any{"kind": m.Kind, "title": m.Title, "body": m.Body, "status": m.Status}
+		row := map[string]any{"kind": m.Kind, "title": m.Title, "body": m.Body}
 		if m.Brand != "" {
 			row["product_id"] = products[m.Brand]
 		}
@@ -190,6 +193,11 @@ func (dc *DemoContent) seed(ctx context.Context) error {
 		got, err := s.insert(s.mkt, "modules", row)
 		if err != nil {
 			return err
+		}
+		if m.Status != string(fairbalance.ModuleDraft) {
+			if err := s.decide("modules", str(got, "id"), []string{m.Status}); err != nil {
+				return err
+			}
 		}
 		modules[m.Key] = &demoModuleRef{id: str(got, "id"), kind: m.Kind, title: m.Title, body: m.Body}
 	}
@@ -309,6 +317,33 @@ func (s *seeder) insert(c fairbalance.Caller, table string, row map[string]any) 
 		return nil, fmt.Errorf("demo content: insert %s: %w", table, err)
 	}
 	return oneRow(res.Rows)
+}
+
+// demoClaimPath is the way of a draft claim to each status of the demo
+// (ClaimTransitions: an expired claim was approved first).
+var demoClaimPath = map[string][]string{
+	string(fairbalance.ClaimDraft):     nil,
+	string(fairbalance.ClaimApproved):  {string(fairbalance.ClaimApproved)},
+	string(fairbalance.ClaimExpired):   {string(fairbalance.ClaimApproved), string(fairbalance.ClaimExpired)},
+	string(fairbalance.ClaimWithdrawn): {string(fairbalance.ClaimWithdrawn)},
+}
+
+// decide moves the claim or module id of table through statuses as the
+// demo's regulatory reviewer: the marketer authors drafts, a reviewer
+// decides their status (Caller.DecidesContentStatus).
+func (s *seeder) decide(table, id string, statuses []string) error {
+	reviewer := demoCaller(fairbalance.RoleReviewerRegulatory)
+	for _, st := range statuses {
+		r, err := pgrest.ParseRequest(url.Values{"id": {"eq." + id}}, nil)
+		if err != nil {
+			return err
+		}
+		body, _ := json.Marshal(map[string]any{"status": st})
+		if _, err := s.dc.data.Update(s.ctx, reviewer, table, r, body); err != nil {
+			return fmt.Errorf("demo content: %s %s to %s: %w", table, id, st, err)
+		}
+	}
+	return nil
 }
 
 func (s *seeder) call(c fairbalance.Caller, fn string, args map[string]any) (map[string]any, error) {

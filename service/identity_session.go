@@ -19,6 +19,29 @@ type SignUpInput struct {
 	CodeChallenge       string
 	CodeChallengeMethod string
 	RedirectTo          string
+	// InviteToken is the token of the invitation the account is made
+	// for; "" takes it from Data's invite_token (how the supabase-js
+	// client can pass it), which is never stored as metadata. A pending,
+	// unexpired invitation for exactly Email confirms the address (the
+	// inviting administrator vouched for it), signs the new account in
+	// and joins it to the invitation's organisation, in one transaction.
+	InviteToken string
+}
+
+// splitInviteToken takes invite_token out of sign-up data.
+func splitInviteToken(data json.RawMessage) (string, json.RawMessage) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil || m["invite_token"] == nil {
+		return "", data
+	}
+	var tok string
+	_ = json.Unmarshal(m["invite_token"], &tok)
+	delete(m, "invite_token")
+	out, err := json.Marshal(m)
+	if err != nil {
+		return tok, data
+	}
+	return tok, out
 }
 
 // pkce validates optional PKCE parameters; both or neither must be given.
@@ -228,6 +251,12 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 	if err != nil {
 		return nil, nil, err
 	}
+	if tok, data := splitInviteToken(in.Data); tok != "" || len(data) != len(in.Data) {
+		in.Data = data
+		if in.InviteToken == "" {
+			in.InviteToken = tok
+		}
+	}
 	if _, err := mergeMetadata(nil, in.Data); err != nil {
 		return nil, nil, err
 	}
@@ -259,7 +288,15 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 			// takes over the account once the owner confirms).
 			user = existing
 		case errors.Is(err, fairbalance.ErrNotFound):
+			inv, err := usableInvite(ctx, tx, in.InviteToken, email, s.Now())
+			if err != nil {
+				return err
+			}
 			if user, err = s.signUpUser(ctx, tx, c, email, hash, in.Data, "password"); err != nil {
+				return err
+			}
+			if inv != nil {
+				sess, err = s.signUpInvited(ctx, tx, c, user, inv)
 				return err
 			}
 		default:
@@ -292,6 +329,32 @@ func (s *Identity) SignUp(ctx context.Context, c Client, in SignUpInput) (*fairb
 		return nil, nil, internal(err)
 	}
 	return user, sess, nil
+}
+
+// signUpInvited finishes the sign-up of the new account u through the
+// usable invitation inv: the address is confirmed (the invitation was
+// sent to it), the invitation accepted and a session started.
+func (s *Identity) signUpInvited(ctx context.Context, tx fairbalance.Tx, c Client, u *fairbalance.User, inv *fairbalance.Invite) (*Session, error) {
+	if err := s.confirmEmail(ctx, tx, u); err != nil {
+		return nil, err
+	}
+	p, err := tx.ProfileByID(ctx, u.ID)
+	if err != nil {
+		return nil, err
+	}
+	member := fairbalance.Caller{Role: "authenticated", UserID: u.ID}
+	if err := acceptInvite(ctx, tx, member, inv, p, s.Now(), "signup"); err != nil {
+		return nil, err
+	}
+	ds, rt, err := s.newSession(ctx, tx, u, "password", c)
+	if err != nil {
+		return nil, err
+	}
+	sess, err := s.finish(u, ds, rt)
+	if err != nil {
+		return nil, err
+	}
+	return sess, s.audit(ctx, tx, "login", u, c, map[string]any{"provider": "email", "method": "signup", "invite_id": inv.ID})
 }
 
 var errInvalidCredentials = errf(fairbalance.KindInvalid, "invalid_credentials", "Invalid login credentials")

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strings"
+	"time"
 
 	"fairbalance"
 	"fairbalance/auth"
@@ -102,21 +103,7 @@ func (d *Registry) recordFunctions() []*FunctionSpec {
 				if p.OrgID != "" && p.OrgID != inv.OrgID {
 					return fail("You already belong to another organization")
 				}
-				now := d.Now()
-				before := inviteRow(inv, now)
-				p.OrgID, p.Role, p.UpdatedAt = inv.OrgID, inv.Role, now
-				if err := tx.UpdateProfile(ctx, p); err != nil {
-					return nil, err
-				}
-				inv.Status, inv.AcceptedAt, inv.AcceptedBy = fairbalance.InviteAccepted, &now, c.UserID
-				if err := tx.UpdateInvite(ctx, inv); err != nil {
-					return nil, err
-				}
-				// Recorded in the organisation joined, by the new member.
-				joined := c
-				joined.OrgID, joined.Member = inv.OrgID, inv.Role
-				if err := appendAudit(ctx, tx, joined, &fairbalance.AuditEntry{Action: fairbalance.ActionInviteAccepted, ObjectType: "invite", ObjectID: inv.ID,
-					Before: mustRaw(before), After: mustRaw(inviteRow(inv, now)), Meta: mustRaw(map[string]any{"via": "data_api", "user_id": c.UserID, "role": inv.Role})}); err != nil {
+				if err := acceptInvite(ctx, tx, c, inv, p, d.Now(), "data_api"); err != nil {
 					return nil, err
 				}
 				return map[string]any{"success": true, "error": nil, "role": inv.Role}, nil
@@ -143,6 +130,46 @@ func (d *Registry) pendingInvite(ctx context.Context, tx fairbalance.Tx, token s
 	}
 	if !d.Now().Before(inv.ExpiresAt) {
 		return nil, raise(msgExpiredInvite)
+	}
+	return inv, nil
+}
+
+// acceptInvite makes the member c (profile p) join the organisation of the
+// pending invitation inv with its role and marks it accepted, audited in
+// the organisation joined by the new member (via: which path accepted it).
+// The caller has checked that inv is pending, unexpired and for c's address.
+func acceptInvite(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, inv *fairbalance.Invite, p *fairbalance.Profile, now time.Time, via string) error {
+	before := inviteRow(inv, now)
+	p.OrgID, p.Role, p.UpdatedAt = inv.OrgID, inv.Role, now
+	if err := tx.UpdateProfile(ctx, p); err != nil {
+		return err
+	}
+	inv.Status, inv.AcceptedAt, inv.AcceptedBy = fairbalance.InviteAccepted, &now, c.UserID
+	if err := tx.UpdateInvite(ctx, inv); err != nil {
+		return err
+	}
+	joined := c
+	joined.OrgID, joined.Member = inv.OrgID, inv.Role
+	return appendAudit(ctx, tx, joined, &fairbalance.AuditEntry{Action: fairbalance.ActionInviteAccepted, ObjectType: "invite", ObjectID: inv.ID,
+		Before: mustRaw(before), After: mustRaw(inviteRow(inv, now)), Meta: mustRaw(map[string]any{"via": via, "user_id": c.UserID, "role": inv.Role})})
+}
+
+// usableInvite is the pending, unexpired invitation of token for exactly
+// the address email, or nil (an unknown, used, revoked or expired token,
+// or one sent to another address).
+func usableInvite(ctx context.Context, tx fairbalance.Tx, token, email string, now time.Time) (*fairbalance.Invite, error) {
+	if token == "" || len(token) > 200 {
+		return nil, nil
+	}
+	inv, err := tx.InviteByTokenHash(ctx, hashToken(token))
+	if errors.Is(err, fairbalance.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if inv.Status != fairbalance.InvitePending || !now.Before(inv.ExpiresAt) || !strings.EqualFold(inv.Email, email) {
+		return nil, nil
 	}
 	return inv, nil
 }

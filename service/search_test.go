@@ -92,7 +92,7 @@ func seedSearch(t *testing.T, m *matrixEnv) searchFixture {
 	if err := sqltest.BulkInsertAssets(m.ctx, m.db, assets); err != nil {
 		t.Fatal(err)
 	}
-	f.claim = mustInsert(t, m, marketer, "claims", map[string]any{"text": "Velostatin lowers LDL-C by 38.5% at week 12.", "variants": []string{"Lowers LDL cholesterol by more than a third"}, "product_id": f.product, "status": "approved"})["id"].(string)
+	f.claim = mustInsert(t, m, admin, "claims", map[string]any{"text": "Velostatin lowers LDL-C by 38.5% at week 12.", "variants": []string{"Lowers LDL cholesterol by more than a third"}, "product_id": f.product, "status": "approved"})["id"].(string)
 	f.module = mustInsert(t, m, marketer, "modules", map[string]any{"kind": "isi", "title": "Cardiomax ISI", "body": "Do not take velostatin if you have active liver disease.", "product_id": f.product})["id"].(string)
 	f.reference = mustInsert(t, m, marketer, "references", map[string]any{"title": "LIPID-7 clinical study report", "citation": "Smith J et al. J Lipid Res. 2024;65:100.", "kind": "clinical_study"})["id"].(string)
 	// The text of an attached file (attach_reference_file's work).
@@ -268,14 +268,16 @@ func TestSearchContent(t *testing.T) {
 
 			t.Run("index follows changes", func(t *testing.T) {
 				marketer := m.members["own"][fairbalance.RoleMarketer]
-				searchUpdate(t, m, marketer, "claims", "id=eq."+f.claim, map[string]any{"text": "Rosuvaline reduces triglycerides."})
+				admin := m.members["own"][fairbalance.RoleAdmin]
+				reviewer := m.members["own"][fairbalance.RoleReviewerMedical]
+				searchUpdate(t, m, admin, "claims", "id=eq."+f.claim, map[string]any{"text": "Rosuvaline reduces triglycerides."})
 				if hits := mustSearch(t, m, viewer, map[string]any{"query": "velostatin", "kinds": []string{"claim"}}); len(hits) != 0 {
 					t.Fatalf("old claim text still found: %+v", hits)
 				}
 				if hits := mustSearch(t, m, viewer, map[string]any{"query": "triglycerides"}); len(hits) != 1 || hits[0].ID != f.claim {
 					t.Fatalf("new claim text: %+v", hits)
 				}
-				searchUpdate(t, m, marketer, "modules", "id=eq."+f.module, map[string]any{"status": "approved"})
+				searchUpdate(t, m, reviewer, "modules", "id=eq."+f.module, map[string]any{"status": "approved"})
 				if hits := mustSearch(t, m, viewer, map[string]any{"query": "liver", "status": "approved"}); len(hits) != 1 || hits[0].ID != f.module {
 					t.Fatalf("module status: %+v", hits)
 				}

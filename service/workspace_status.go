@@ -2,7 +2,10 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,7 +167,9 @@ const OutboxDiagnosticsLimit = 20
 // diagnostics is diagnostics(): {version, database, migration, storage,
 // mail_sender, realtime} for every signed-in caller, and for owners and
 // admins also outbox, their organisation's last e-mails as {id, to,
-// subject, kind, status, attempts, created_at, sent_at, last_error}, and
+// subject, kind, status, attempts, created_at, sent_at, last_error, links}
+// (links: those the e-mail holds when mail_sender is "log", since nothing
+// is delivered then; never an owner's to another member), and
 // audit_sealing, {status ("on", "off" or "failing"), key_id,
 // interval_seconds, places, last_run_at, last_sealed_at, last_error,
 // last_error_at, refused (why the organisation's chain is no longer
@@ -209,17 +214,59 @@ func (d *Registry) diagnostics(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if err != nil {
 		return nil, err
 	}
+	// Without SMTP nothing is delivered: the links are shown so that an
+	// administrator can pass them on; never an owner's to anyone else
+	// (a recovery link is the account).
+	withheld := map[string]bool{}
+	if c.Member != fairbalance.RoleOwner {
+		members, err := tx.OrgMembers(ctx, c.OrgID)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range members {
+			if p.Role != fairbalance.RoleOwner {
+				continue
+			}
+			u, err := tx.UserByID(ctx, p.ID)
+			if err != nil && !errors.Is(err, fairbalance.ErrNotFound) {
+				return nil, err
+			}
+			if u != nil {
+				withheld[strings.ToLower(u.Email)] = true
+			}
+		}
+	}
 	box := make([]map[string]any, 0, len(msgs))
 	for _, m := range msgs {
 		var sent any
 		if m.SentAt != nil {
 			sent = m.SentAt.UTC()
 		}
+		links := []string{}
+		if cfg.MailSender == "log" && !withheld[strings.ToLower(m.To)] {
+			links = mailLinks(m.Text)
+		}
 		box = append(box, map[string]any{"id": m.ID, "to": m.To, "subject": m.Subject, "kind": m.Kind, "status": m.Status,
-			"attempts": m.Attempts, "created_at": m.CreatedAt, "sent_at": sent, "last_error": m.LastError})
+			"attempts": m.Attempts, "created_at": m.CreatedAt, "sent_at": sent, "last_error": m.LastError, "links": links})
 	}
 	out["outbox"] = box
 	return out, nil
+}
+
+// linkRE finds the web addresses of a plain-text e-mail we wrote: each
+// link stands alone, up to white space or a closing bracket.
+var linkRE = regexp.MustCompile(`https?://[^\s<>"'()\[\]]+`)
+
+// mailLinks lists the distinct links of an e-mail's text, in order.
+func mailLinks(text string) []string {
+	out := []string{}
+	for _, l := range linkRE.FindAllString(text, -1) {
+		l = strings.TrimRight(l, ".,;:!?")
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // PilotStep is one step of the pilot checklist.

@@ -636,7 +636,7 @@ func TestDiagnostics(t *testing.T) {
 				t.Fatalf("outbox %v", box)
 			}
 			msg := box[0].(map[string]any)
-			if msg["to"] != "own-viewer@example.com" || msg["status"] != "pending" || msg["kind"] != "recovery" || len(msg) != 9 {
+			if msg["to"] != "own-viewer@example.com" || msg["status"] != "pending" || msg["kind"] != "recovery" || len(msg) != 10 || len(msg["links"].([]any)) != 0 {
 				t.Fatalf("outbox message %v", msg)
 			}
 		})

@@ -66,7 +66,14 @@ func (q *querier) OrgMail(ctx context.Context, orgID string, limit int) ([]*fair
 	if orgID == "" {
 		return nil, nil
 	}
-	return q.listMail(ctx, `SELECT `+mailColumns+` FROM mail_outbox WHERE org_id = ? ORDER BY id DESC LIMIT ?`, orgID, limit)
+	// Messages of the organisation, and those of no organisation (sent
+	// before their recipient joined one: a sign-up's confirmation) to its
+	// members and its pending invitees.
+	return q.listMail(ctx, `SELECT `+mailColumns+` FROM mail_outbox WHERE org_id = ?
+OR ((org_id IS NULL OR org_id = '') AND (
+  lower(recipient) IN (SELECT lower(u.email) FROM users u JOIN profiles_v2 p ON p.id = u.id WHERE p.org_id = ?)
+  OR lower(recipient) IN (SELECT lower(i.email) FROM invites i WHERE i.org_id = ? AND i.status = 'pending')))
+ORDER BY id DESC LIMIT ?`, orgID, orgID, orgID, limit)
 }
 
 // PilotFacts implements fairbalance.WorkspaceStore.

@@ -121,10 +121,15 @@ perBackend((ctx) => {
     r = await marketer.client.from('modules').update({ status: 'published' }).eq('id', module.id);
     assert.equal(r.status, 400);
     assert.equal(r.error?.code, '23514');
-    // Statuses move along the domain's transition tables.
-    r = await marketer.client.from('modules').update({ status: 'retired' }).eq('id', module.id);
-    assert.equal(r.error, null, JSON.stringify(r.error));
+    // A status but draft is a decision: not the marketer's (403, 42501).
     r = await marketer.client.from('modules').update({ status: 'approved' }).eq('id', module.id);
+    assert.equal(r.status, 403);
+    assert.equal(r.error?.code, '42501');
+    assert.equal(r.error?.message, 'Only a reviewer or an administrator may set a module to approved.');
+    // Statuses move along the domain's transition tables.
+    r = await admin.client.from('modules').update({ status: 'retired' }).eq('id', module.id);
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    r = await admin.client.from('modules').update({ status: 'approved' }).eq('id', module.id);
     assert.equal(r.error?.code, 'P0001');
     assert.equal(r.error?.message, 'The module is retired and cannot become approved.');
 

@@ -45,11 +45,12 @@ async function pageRendered(page: Page, n: number): Promise<void> {
 }
 
 let orgId: string;
+let admin: Member;
 let marketer: Member;
 let asset: { id: string; job_code: string };
 
 test.beforeEach(async ({ arrange, server }) => {
-  ({ orgId } = await arrange.workspace("Acme Biologics"));
+  ({ admin, orgId } = await arrange.workspace("Acme Biologics"));
   marketer = await arrange.member({ role: "marketer", orgId, fullName: "Mara Marketer" });
   const token = await accessToken(server, marketer);
   asset = await createFileAsset(server, token, { title: "Zentria launch detail aid", bytes: V1, fileName: "zentria-detail-aid.pdf" });
@@ -103,7 +104,7 @@ test("a marketer sees the PDF's pages, adds versions by upload and by editing, a
   await pageRendered(page, 1);
 
   // A new version by editing the text, with an approved ISI module inserted.
-  await insertAs(server, await accessToken(server, marketer), "modules", {
+  await insertAs(server, await accessToken(server, admin), "modules", {
     kind: "isi",
     title: "Zentria ISI (short)",
     body: "Zentria may cause dizziness. Do not drive until you know how it affects you.",

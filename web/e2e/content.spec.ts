@@ -56,7 +56,7 @@ test.beforeEach(async ({ arrange }) => {
 test("a marketer composes an asset with an inserted module and lands on its page; search finds it", async ({ page, server }) => {
   test.setTimeout(120_000);
   const token = await accessToken(server, marketer);
-  const mod = await approvedModule(server, token, "Core ISI", "Do not use in patients with severe hepatic impairment.");
+  const mod = await approvedModule(server, await accessToken(server, admin), "Core ISI", "Do not use in patients with severe hepatic impairment.");
 
   await signInFast(page, server, marketer);
   await page.goto("/content");
@@ -309,8 +309,10 @@ test("a marketer adds a reference and uploads its PDF from the References tab", 
 test("screenshots of the hub at 1440 and 390 px, light and dark", async ({ page, server }) => {
   test.setTimeout(120_000);
   const token = await accessToken(server, marketer);
-  await approvedModule(server, token, "Boxed warning", "WARNING: serious infections and malignancy.");
-  const [claim] = await restAs<{ id: string }[]>(server, token, "claims", {
+  // Approved content is an administrator's (or a reviewer's) decision.
+  const adminToken = await accessToken(server, admin);
+  await approvedModule(server, adminToken, "Boxed warning", "WARNING: serious infections and malignancy.");
+  const [claim] = await restAs<{ id: string }[]>(server, adminToken, "claims", {
     method: "POST",
     body: JSON.stringify({ text: "Clear skin at week 16 for most patients.", status: "approved", expires_at: "2026-12-01" }),
   });
@@ -428,4 +430,54 @@ test("the demo workspace's content in the preview, at 1440 and 390 px", async ({
   await expect(page.getByRole("table", { name: "Assets" })).toBeVisible();
   await shot(page, "demo-hub-assets-1440-dark");
   await context.close();
+});
+
+test("a claim's status is a reviewer's decision: the marketer sees it read-only and is refused; a reviewer approves", async ({ page, browser, server, arrange }) => {
+  test.setTimeout(90_000);
+  const reviewer = await arrange.member({ role: "reviewer_regulatory", orgId, fullName: "Rhea Reviewer" });
+  const token = await accessToken(server, marketer);
+  const [claim] = await restAs<{ id: string }[]>(server, token, "claims", {
+    method: "POST",
+    body: JSON.stringify({ text: "Clear skin at week 16 for most patients." }),
+  });
+  if (!claim) throw new Error("no claim row");
+
+  // A direct PATCH to approved is refused in PostgREST's shape.
+  const res = await fetch(`${server.url}/rest/v1/claims?id=eq.${claim.id}`, {
+    method: "PATCH",
+    headers: { apikey: server.anonKey, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ status: "approved" }),
+  });
+  expect(res.status).toBe(403);
+  const refusal = (await res.json()) as { code: string; message: string };
+  expect(refusal.code).toBe("42501");
+  expect(refusal.message).toBe("Only a reviewer or an administrator may set a claim to approved.");
+
+  // The marketer edits the draft's text but sees its status read-only.
+  await signInFast(page, server, marketer);
+  await page.goto("/content?tab=claims");
+  await page.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  const dialog = page.getByRole("dialog", { name: "Edit claim" });
+  await expect(dialog.getByLabel("Status")).toBeDisabled();
+  await expect(dialog.getByLabel("Status")).toHaveValue("draft");
+  await expect(dialog.getByText("Set by a reviewer or an administrator.")).toBeVisible();
+  await dialog.getByLabel("Claim", { exact: true }).fill("Clear skin at week 16 for most adults.");
+  await dialog.getByRole("button", { name: "Save claim" }).click();
+  await expect(dialog).toBeHidden();
+
+  // The reviewer approves it, changing nothing else.
+  const context = await browser.newContext({ baseURL: server.url });
+  const reviewerPage = await context.newPage();
+  await signInFast(reviewerPage, server, reviewer);
+  await reviewerPage.goto("/content?tab=claims");
+  await reviewerPage.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  const review = reviewerPage.getByRole("dialog", { name: "Claim" });
+  await expect(review.getByLabel("Claim", { exact: true })).toHaveAttribute("readonly", "");
+  await review.getByLabel("Status").selectOption("approved");
+  await review.getByRole("button", { name: "Save claim" }).click();
+  await expect(review).toBeHidden();
+  await context.close();
+
+  const [row] = await restAs<{ status: string; text: string }[]>(server, token, `claims?id=eq.${claim.id}&select=status,text`, { method: "GET" });
+  expect(row).toEqual({ status: "approved", text: "Clear skin at week 16 for most adults." });
 });

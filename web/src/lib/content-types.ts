@@ -219,6 +219,18 @@ export function canWriteContent(role: string | null | undefined): boolean {
   return role === "owner" || role === "admin" || role === "marketer";
 }
 
+/**
+ * Who sets the status of claims and modules other than draft (approve,
+ * expire, withdraw, retire): reviewers and administrators. The server
+ * refuses it to anyone else; reviewers change only status and expiry.
+ */
+export function decidesContentStatus(role: string | null | undefined): boolean {
+  return role === "owner" || role === "admin" || role === "reviewer_medical" || role === "reviewer_legal" || role === "reviewer_regulatory";
+}
+
+/** Shown under a status its viewer may not set. */
+export const STATUS_DECIDED_HINT = "Set by a reviewer or an administrator.";
+
 /** Writers of products (admins and owners). */
 export function canWriteProducts(role: string | null | undefined): boolean {
   return role === "owner" || role === "admin";

@@ -43,15 +43,28 @@ async function lookUpInvite(token: string): Promise<InviteInfo> {
   return invite;
 }
 
-/** Joins the invitation's organisation (rpc accept_invite) and says how it went. */
-async function acceptInvite(token: string): Promise<Notice> {
+/**
+ * Joins the invitation's organisation (rpc accept_invite) and says how it
+ * went. A sign-up (signedUpId, the new account) through a valid
+ * invitation for that address has joined already (the server accepts it
+ * with the sign-up), so its profile is looked at first.
+ */
+async function acceptInvite(token: string, signedUpId?: string): Promise<Notice> {
   try {
     const sb = await getSupabase();
+    if (signedUpId) {
+      const joined = await sb.from("profiles_v2").select("org_id").eq("id", signedUpId).maybeSingle();
+      if (isJoined(joined.data)) return acceptInviteNotice({ success: true }, null);
+    }
     const { data, error } = await sb.rpc("accept_invite", { token });
     return acceptInviteNotice(data, error);
   } catch (e) {
     return { kind: "error", title: "Failed to accept invite", description: errorMessage(e, "Please contact an administrator.") };
   }
+}
+
+function isJoined(row: unknown): boolean {
+  return typeof row === "object" && row !== null && "org_id" in row && typeof row.org_id === "string" && row.org_id !== "";
 }
 
 function showNotice(notice: Notice) {
@@ -144,7 +157,9 @@ export function SignupPage() {
         email: current.email.trim(),
         password: current.password,
         options: {
-          data: { first_name: firstName, last_name: lastName, full_name: fullName },
+          // invite_token: the server confirms the invited address and joins
+          // at once (it is not kept as metadata).
+          data: { first_name: firstName, last_name: lastName, full_name: fullName, ...(withInvite ? { invite_token: token } : {}) },
           // The confirmation link brings an invitee back here to join.
           emailRedirectTo: withInvite ? `${origin}/signup?invite=${encodeURIComponent(token)}` : `${origin}/`,
         },
@@ -168,7 +183,7 @@ export function SignupPage() {
       }
       setPhase({ kind: "leaving" });
       if (withInvite) {
-        showNotice(await acceptInvite(token));
+        showNotice(await acceptInvite(token, data.user.id));
       } else {
         await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
         toast.success("Account created!", { description: "Welcome to Fairbalance." });

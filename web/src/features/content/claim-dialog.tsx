@@ -10,7 +10,8 @@ import { Input, Textarea } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
 import { Separator } from "@/components/ui/separator";
 import { Skeleton } from "@/components/ui/skeleton";
-import { CLAIM_STATUSES, claimStatusLabel } from "@/lib/content-types";
+import { useProfile } from "@/lib/auth";
+import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { type Claim, type ClaimReference, CONTENT_KEY, deleteRow, type Product, saveRow, useAllReferences, useClaimReferences } from "./api";
 
@@ -41,18 +42,27 @@ export function ClaimDialog({
   const [expiresAt, setExpiresAt] = useState(claim?.expires_at ?? "");
   const [textError, setTextError] = useState<string>();
 
+  const decides = decidesContentStatus(useProfile().data?.role);
+  // Authors edit drafts; a decided claim is its reviewers' (the server's rule).
+  const readOnly = !canWrite || (!decides && (saved?.status ?? "draft") !== "draft");
   const save = useMutation({
     mutationFn: () =>
-      saveRow<Claim>("claims", saved?.id ?? null, {
-        text: text.trim(),
-        variants: variants
-          .split("\n")
-          .map((v) => v.trim())
-          .filter(Boolean),
-        product_id: productId || null,
-        status,
-        expires_at: expiresAt || null,
-      }),
+      saveRow<Claim>(
+        "claims",
+        saved?.id ?? null,
+        readOnly
+          ? { status, expires_at: expiresAt || null }
+          : {
+              text: text.trim(),
+              variants: variants
+                .split("\n")
+                .map((v) => v.trim())
+                .filter(Boolean),
+              product_id: productId || null,
+              ...(decides ? { status } : {}),
+              expires_at: expiresAt || null,
+            },
+      ),
     onSuccess: (row) => {
       void queryClient.invalidateQueries({ queryKey: [CONTENT_KEY] });
       if (saved) {
@@ -75,7 +85,6 @@ export function ClaimDialog({
     save.mutate();
   };
 
-  const readOnly = !canWrite;
   return (
     <Dialog
       open
@@ -106,8 +115,8 @@ export function ClaimDialog({
                 ))}
               </NativeSelect>
             </Field>
-            <Field label="Status">
-              <NativeSelect value={status} disabled={readOnly} onChange={(e) => { setStatus(e.target.value); }}>
+            <Field label="Status" hint={decides ? undefined : STATUS_DECIDED_HINT}>
+              <NativeSelect value={status} disabled={!decides} onChange={(e) => { setStatus(e.target.value); }}>
                 {CLAIM_STATUSES.map((s) => (
                   <option key={s} value={s}>
                     {claimStatusLabel(s)}
@@ -116,7 +125,7 @@ export function ClaimDialog({
               </NativeSelect>
             </Field>
             <Field label="Expires">
-              <Input type="date" value={expiresAt} readOnly={readOnly} onChange={(e) => { setExpiresAt(e.target.value); }} />
+              <Input type="date" value={expiresAt} readOnly={readOnly && !decides} onChange={(e) => { setExpiresAt(e.target.value); }} />
             </Field>
           </div>
           {save.isError ? (
@@ -124,7 +133,7 @@ export function ClaimDialog({
               <AlertDescription>{errorMessage(save.error, "The claim could not be saved.")}</AlertDescription>
             </Alert>
           ) : null}
-          {readOnly ? null : (
+          {readOnly && !(decides && saved) ? null : (
             <div className="flex justify-end">
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? "Saving…" : saved ? "Save claim" : "Create claim"}

@@ -7,7 +7,15 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Field } from "@/components/ui/field";
 import { Input, Textarea } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
-import { MODULE_KINDS, MODULE_STATUSES, moduleKindLabel, moduleStatusLabel } from "@/lib/content-types";
+import { useProfile } from "@/lib/auth";
+import {
+  decidesContentStatus,
+  MODULE_KINDS,
+  MODULE_STATUSES,
+  moduleKindLabel,
+  moduleStatusLabel,
+  STATUS_DECIDED_HINT,
+} from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { CONTENT_KEY, type ContentModule, type Product, saveRow, useAllClaims } from "./api";
 
@@ -38,17 +46,26 @@ export function ModuleDialog({
   const [expiresAt, setExpiresAt] = useState(module?.expires_at ?? "");
   const [titleError, setTitleError] = useState<string>();
 
+  const decides = decidesContentStatus(useProfile().data?.role);
+  // Authors edit drafts; a decided module is its reviewers' (the server's rule).
+  const readOnly = !canWrite || (!decides && (module?.status ?? "draft") !== "draft");
   const save = useMutation({
     mutationFn: () =>
-      saveRow<ContentModule>("modules", module?.id ?? null, {
-        kind,
-        title: title.trim(),
-        body,
-        product_id: productId || null,
-        claim_id: claimId || null,
-        status,
-        expires_at: expiresAt || null,
-      }),
+      saveRow<ContentModule>(
+        "modules",
+        module?.id ?? null,
+        readOnly
+          ? { status, expires_at: expiresAt || null }
+          : {
+              kind,
+              title: title.trim(),
+              body,
+              product_id: productId || null,
+              claim_id: claimId || null,
+              ...(decides ? { status } : {}),
+              expires_at: expiresAt || null,
+            },
+      ),
     onSuccess: () => {
       toast.success(module ? "Module saved" : "Module created");
       void queryClient.invalidateQueries({ queryKey: [CONTENT_KEY] });
@@ -66,7 +83,6 @@ export function ModuleDialog({
     save.mutate();
   };
 
-  const readOnly = !canWrite;
   return (
     <Dialog
       open
@@ -92,8 +108,8 @@ export function ModuleDialog({
                 ))}
               </NativeSelect>
             </Field>
-            <Field label="Status">
-              <NativeSelect value={status} disabled={readOnly} onChange={(e) => { setStatus(e.target.value); }}>
+            <Field label="Status" hint={decides ? undefined : STATUS_DECIDED_HINT}>
+              <NativeSelect value={status} disabled={!decides} onChange={(e) => { setStatus(e.target.value); }}>
                 {MODULE_STATUSES.map((s) => (
                   <option key={s} value={s}>
                     {moduleStatusLabel(s)}
@@ -130,7 +146,7 @@ export function ModuleDialog({
               </NativeSelect>
             </Field>
             <Field label="Expires">
-              <Input type="date" value={expiresAt} readOnly={readOnly} onChange={(e) => { setExpiresAt(e.target.value); }} />
+              <Input type="date" value={expiresAt} readOnly={readOnly && !decides} onChange={(e) => { setExpiresAt(e.target.value); }} />
             </Field>
           </div>
           {save.isError ? (
@@ -142,7 +158,7 @@ export function ModuleDialog({
             <Button variant="outline" onClick={onClose}>
               {readOnly ? "Close" : "Cancel"}
             </Button>
-            {readOnly ? null : (
+            {readOnly && !(decides && module) ? null : (
               <Button type="submit" disabled={save.isPending}>
                 {save.isPending ? "Saving…" : module ? "Save module" : "Create module"}
               </Button>

@@ -22,6 +22,8 @@ export interface OutboxMessage {
   createdAt: string;
   sentAt: string | null;
   lastError: string;
+  /** The links the e-mail holds, when the server only logs e-mails (no SMTP). */
+  links: string[];
 }
 
 /** How the server seals the audit trail (administrators only). */
@@ -87,6 +89,7 @@ function parseMessage(m: unknown): OutboxMessage | null {
     createdAt: text(m.created_at),
     sentAt: typeof m.sent_at === "string" && m.sent_at !== "" ? m.sent_at : null,
     lastError: text(m.last_error),
+    links: Array.isArray(m.links) ? m.links.filter((l): l is string => typeof l === "string") : [],
   };
 }
 

@@ -17,30 +17,22 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { buttonVariants } from "@/components/ui/button-variants";
-import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { EmptyState } from "@/components/ui/empty-state";
+import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { getConfig } from "@/lib/config";
 import { formatRelative, formatUtc } from "@/lib/format-time";
 import { errorMessage } from "@/lib/errors";
 import { clearLogs } from "@/lib/logger";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { type AuditSealing, fetchDiagnostics, fetchHealth, type OutboxMessage } from "./api";
+import { type AuditSealing, fetchDiagnostics, fetchHealth } from "./api";
 import { ErrorLogCard, PerformanceLogCard } from "./client-logs";
+import { OutboxCard } from "./outbox-card";
 import { buildReport, databaseLabel, formatUptime, mailSenderLabel, sealingLabel } from "./report";
 import { useClientLogs } from "./use-client-logs";
-
-function localTime(iso: string | null): string {
-  if (!iso) return "—";
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
-}
 
 /** One fact about the instance: an icon, a label, the value and a line of explanation. */
 function Fact({
@@ -77,81 +69,6 @@ function Fact({
         {loading ? <Skeleton className="mt-1 h-5 w-28" /> : <div className="truncate font-semibold">{value}</div>}
         {!loading && detail ? <p className="text-xs leading-5 text-muted-foreground">{detail}</p> : null}
       </div>
-    </Card>
-  );
-}
-
-/** How many e-mails the server lists (diagnostics() in service/workspace_status.go). */
-const OUTBOX_LIMIT = 20;
-
-const STATUS_VARIANT: Record<string, "green" | "blue" | "amber" | "red" | "gray"> = {
-  sent: "green",
-  logged: "blue",
-  pending: "amber",
-  failed: "red",
-};
-
-function OutboxCard({ messages }: { messages: OutboxMessage[] }) {
-  return (
-    <Card role="region" aria-labelledby="outbox-title" className="overflow-hidden" data-testid="outbox">
-      <CardHeader className="pb-4">
-        <CardTitle id="outbox-title">Mail outbox</CardTitle>
-        <CardDescription>
-          Your organisation’s most recent e-mails (up to {OUTBOX_LIMIT}), newest first, with their delivery state. Visible to administrators only.
-        </CardDescription>
-      </CardHeader>
-      {messages.length === 0 ? (
-        <div className="px-6 pb-6">
-          <EmptyState icon={Mail} title="No e-mails yet">
-            Invitations, password resets and notifications for your organisation will be listed here.
-          </EmptyState>
-        </div>
-      ) : (
-        <div className="border-t">
-          <Table aria-label="Outbox, newest first">
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead scope="col">To</TableHead>
-                <TableHead scope="col">Subject</TableHead>
-                <TableHead scope="col">Kind</TableHead>
-                <TableHead scope="col">Status</TableHead>
-                <TableHead scope="col" className="text-right">
-                  Attempts
-                </TableHead>
-                <TableHead scope="col">Time</TableHead>
-                <TableHead scope="col">Last error</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {messages.map((m) => (
-                <TableRow key={m.id}>
-                  <TableCell className="max-w-56 truncate" title={m.to}>
-                    {m.to}
-                  </TableCell>
-                  <TableCell className="max-w-72 truncate" title={m.subject}>
-                    {m.subject}
-                  </TableCell>
-                  <TableCell className="font-mono text-xs whitespace-nowrap">{m.kind}</TableCell>
-                  <TableCell>
-                    <Badge variant={STATUS_VARIANT[m.status] ?? "gray"} className="capitalize">
-                      {m.status}
-                    </Badge>
-                  </TableCell>
-                  <TableCell className="text-right tabular-nums">{m.attempts}</TableCell>
-                  <TableCell className="text-xs whitespace-nowrap text-muted-foreground">
-                    <time dateTime={m.sentAt ?? m.createdAt} title={m.sentAt ? `Sent ${m.sentAt}` : `Queued ${m.createdAt}`}>
-                      {localTime(m.sentAt ?? m.createdAt)}
-                    </time>
-                  </TableCell>
-                  <TableCell className="max-w-64 truncate text-xs text-red-800 dark:text-red-300" title={m.lastError || undefined}>
-                    {m.lastError || <span className="text-muted-foreground">—</span>}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-      )}
     </Card>
   );
 }
@@ -339,7 +256,7 @@ export function DiagnosticsPage() {
       </section>
 
       {d?.outbox ? (
-        <OutboxCard messages={d.outbox} />
+        <OutboxCard messages={d.outbox} mailSender={d.mailSender} />
       ) : d ? (
         <p className="rounded-lg border border-dashed px-4 py-3 text-sm text-muted-foreground" data-testid="outbox-hidden">
           The mail outbox is shown to administrators only.
