@@ -9,7 +9,7 @@ import { z } from "zod";
 
 /** Characters as the server counts them (code points, not UTF-16 units). */
 function characters(s: string): number {
-  return [...s].length;
+  return Array.from(s).length;
 }
 
 /**

@@ -147,7 +147,7 @@ export async function fetchEntryDetail(id: number): Promise<AuditEntryDetail | n
   // maybeSingle: null when the entry is not visible to the caller.
   const row = unwrap<AuditEntry | null>(entry);
   if (!row) return null;
-  const values = unwrap(change);
+  const values = unwrap<{ before_json: Json | null; after_json: Json | null } | null>(change);
   return { entry: row, before: values?.before_json ?? null, after: values?.after_json ?? null };
 }
 

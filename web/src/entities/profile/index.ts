@@ -25,7 +25,7 @@ export function profileQuery(userId: string | null | undefined) {
         const sb = await getSupabase();
         const { data, error } = await sb.from("profiles_v2").select(PROFILE_COLUMNS).eq("id", id).maybeSingle();
         if (error) throw error;
-        return data as Profile | null;
+        return data;
       });
       return Array.isArray(rows) ? (rows[0] ?? null) : rows;
     },

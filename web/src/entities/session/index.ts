@@ -1,6 +1,7 @@
 import type { Factor } from "@supabase/supabase-js";
-import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { memberKeys } from "@/entities/members";
+import { useAuth } from "@/lib/auth";
 import { unwrap } from "@/lib/data";
 import { getSupabase } from "@/lib/supabase";
 
@@ -92,6 +93,18 @@ export function securityStatusQuery(userId: string | null | undefined, accessTok
   });
 }
 
+/** The signed-in member's active sessions. */
+export function useSessions() {
+  const { user } = useAuth();
+  return useQuery(sessionsQuery(user?.id));
+}
+
+/** The signed-in member's factors and this session's assurance level. */
+export function useSecurityStatus() {
+  const { user, session } = useAuth();
+  return useQuery(securityStatusQuery(user?.id, session?.access_token));
+}
+
 /** Ends one of the caller's sessions (rpc revoke_session). */
 export async function revokeSession(sessionId: string): Promise<void> {
   const sb = await getSupabase();
@@ -112,4 +125,10 @@ export async function signOutOthers(): Promise<void> {
  */
 export async function invalidateSession(queryClient: QueryClient): Promise<void> {
   await Promise.all([queryClient.invalidateQueries({ queryKey: sessionKeys.all }), queryClient.invalidateQueries({ queryKey: memberKeys.all })]);
+}
+
+/** {@link invalidateSession} bound to the app's query client. */
+export function useInvalidateSession(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return () => invalidateSession(queryClient);
 }

@@ -5,4 +5,4 @@ export const changeNoteRule = z
   .string()
   .trim()
   .min(1, "Say what changed in this version.")
-  .refine((value) => [...value].length <= 1000, "The change note is longer than 1000 characters.");
+  .refine((value) => Array.from(value).length <= 1000, "The change note is longer than 1000 characters.");

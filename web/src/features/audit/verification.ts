@@ -1,7 +1,7 @@
-import type { ChainVerification } from "./api";
+import { auditKeys, type ChainVerification } from "@/entities/audit";
 
 /** The query key of the last recorded verification. */
-export const LAST_VERIFICATION_KEY = ["audit", "last-verification"] as const;
+export const LAST_VERIFICATION_KEY = auditKeys.lastVerification();
 
 /** "Chain intact — 1,234 entries verified", the verification panel's headline. */
 export function verificationHeadline(v: Pick<ChainVerification, "ok" | "checked" | "firstBrokenId">): string {
