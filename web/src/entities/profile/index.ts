@@ -63,6 +63,19 @@ export async function joinOrganization(userId: string, orgId: string): Promise<v
 }
 
 /**
+ * After a sign-up without an invitation that signed the user in at once:
+ * the first administrator bootstrap (spec: "update profiles_v2 with role
+ * admin and full_name for the first admin"). The server allows a user to
+ * make themselves admin only while the instance has no admin at all, so the
+ * attempt is refused everywhere else and only the name is kept.
+ */
+export async function claimFirstAdmin(userId: string, fullName: string): Promise<void> {
+  const sb = await getSupabase();
+  const { error } = await sb.from("profiles_v2").update({ role: "admin", full_name: fullName }).eq("id", userId);
+  if (error) await sb.from("profiles_v2").update({ full_name: fullName }).eq("id", userId);
+}
+
+/**
  * Refreshes the profile after it changed (onboarding, name, photo) and the
  * member lists, which show the same name and photo.
  */
