@@ -2,12 +2,9 @@ import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/
 import { invalidateContent, type ContentFilters } from "@/entities/content";
 import { unwrap } from "@/lib/data";
 import type { FunctionArgs, Row, Update } from "@/lib/db-types";
-import { earlyOr } from "@/lib/early";
+import { assetPageLoads, earlyOr, isUuid } from "@/lib/early";
 import { type Cursor, nextCursor, pageAfter, type SortSpec } from "@/lib/keyset";
 import { getSupabase } from "@/lib/supabase";
-import { assetEarly, isUuid } from "./early";
-
-export { assetEarly, isUuid };
 
 /** An asset (table `assets`). */
 export type Asset = Row<"assets">;
@@ -41,7 +38,7 @@ export function assetQuery(id: string) {
   return queryOptions({
     queryKey: assetKeys.detail(id),
     queryFn: () =>
-      earlyOr<Asset | Asset[] | null>(assetEarly.key(id), () => fetchAsset(id)).then((rows) => (Array.isArray(rows) ? (rows[0] ?? null) : rows)),
+      earlyOr<Asset | Asset[] | null>(assetPageLoads.asset.key(id), () => fetchAsset(id)).then((rows) => (Array.isArray(rows) ? (rows[0] ?? null) : rows)),
   });
 }
 

@@ -1,11 +1,8 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { unwrap } from "@/lib/data";
 import type { Row } from "@/lib/db-types";
-import { earlyOr } from "@/lib/early";
+import { assetPageLoads, earlyOr } from "@/lib/early";
 import { getSupabase } from "@/lib/supabase";
-import { peopleEarly } from "./early";
-
-export { peopleEarly };
 
 /** A member of the caller's organisation (view `members`). */
 export type Member = Row<"members">;
@@ -42,7 +39,7 @@ export function peopleQuery() {
   return queryOptions({
     queryKey: memberKeys.people(),
     queryFn: () =>
-      earlyOr(peopleEarly.key, async (): Promise<Person[]> => {
+      earlyOr(assetPageLoads.people.key, async (): Promise<Person[]> => {
         const sb = await getSupabase();
         return unwrap(await sb.from("members").select("id, full_name, email").order("full_name"));
       }),

@@ -3,11 +3,8 @@ import { assetKeys } from "@/entities/assets";
 import { invalidateContent } from "@/entities/content";
 import { unwrap } from "@/lib/data";
 import type { Insert, Row } from "@/lib/db-types";
-import { earlyOr } from "@/lib/early";
+import { assetPageLoads, earlyOr } from "@/lib/early";
 import { getSupabase } from "@/lib/supabase";
-import { productSummariesEarly } from "./early";
-
-export { productSummariesEarly };
 
 /** A product (table `products`). */
 export type Product = Row<"products">;
@@ -47,7 +44,7 @@ export function productSummariesQuery() {
   return queryOptions({
     queryKey: productKeys.summaries(),
     queryFn: () =>
-      earlyOr(productSummariesEarly.key, async (): Promise<ProductSummary[]> => {
+      earlyOr(assetPageLoads.productNames.key, async (): Promise<ProductSummary[]> => {
         const sb = await getSupabase();
         return unwrap(await sb.from("products").select("id, brand_name, established_name").order("brand_name"));
       }),

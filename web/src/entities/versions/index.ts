@@ -1,13 +1,9 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { invalidateAssets } from "@/entities/assets";
-import { isUuid } from "@/entities/assets/early";
 import { unwrap } from "@/lib/data";
 import type { Json, Row } from "@/lib/db-types";
-import { earlyOr } from "@/lib/early";
+import { assetPageLoads, earlyOr, isUuid, VERSION_COLUMNS } from "@/lib/early";
 import { getSupabase } from "@/lib/supabase";
-import { VERSION_COLUMNS, versionsEarly } from "./early";
-
-export { VERSION_COLUMNS, versionsEarly };
 
 /** One version of an asset (table `asset_versions`; insert-only). */
 export type AssetVersion = Row<"asset_versions">;
@@ -45,7 +41,7 @@ export function versionsQuery(assetId: string, onFetched?: (rows: VersionSummary
     queryKey: versionKeys.byAsset(assetId),
     enabled: isUuid(assetId),
     queryFn: async () => {
-      const rows = await earlyOr(versionsEarly.key(assetId), () => fetchVersions(assetId));
+      const rows = await earlyOr(assetPageLoads.versions.key(assetId), () => fetchVersions(assetId));
       onFetched?.(rows);
       return rows;
     },

@@ -27,15 +27,16 @@ import { AuthoredViewer } from "./authored-viewer";
 import { CompareView } from "./compare-view";
 import { prefetchCurrentPdf } from "./early";
 import { ImageViewer } from "./image-viewer";
-import { NewVersionDialog, type NewVersionMode } from "./new-version-dialog";
+import type { NewVersionMode } from "./new-version-dialog";
 import { preparePdf } from "./pdf";
 import { PdfViewer } from "./pdf-viewer";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf } from "./types";
 
-// The details form (react-hook-form, zod) is needed only once someone edits:
-// it loads then, not with the page's first paint.
+// The forms (react-hook-form, zod) are needed only once someone edits or
+// adds a version: they load then, not with the page's first paint.
 const EditDetailsDialog = lazy(() => import("./details-dialog").then((m) => ({ default: m.EditDetailsDialog })));
+const NewVersionDialog = lazy(() => import("./new-version-dialog").then((m) => ({ default: m.NewVersionDialog })));
 
 /** The newest version's PDF starts opening as soon as the versions arrive. */
 function prefetchNewest(rows: VersionSummary[]) {
@@ -375,22 +376,26 @@ function AssetDetail({
 
       {writer ? (
         <>
-          <NewVersionDialog
-            assetId={asset.id}
-            versions={versions}
-            open={dialog === "upload" || dialog === "edit"}
-            initialMode={dialog === "edit" ? "edit" : "upload"}
-            onOpenChange={(o) => {
-              if (!o) setDialog(null);
-            }}
-            onCreated={async () => {
-              await refresh();
-              update((p) => {
-                p.delete("v");
-                p.delete("compare");
-              });
-            }}
-          />
+          {dialog === "upload" || dialog === "edit" ? (
+            <Suspense fallback={null}>
+              <NewVersionDialog
+                assetId={asset.id}
+                versions={versions}
+                open
+                initialMode={dialog}
+                onOpenChange={(o) => {
+                  if (!o) setDialog(null);
+                }}
+                onCreated={async () => {
+                  await refresh();
+                  update((p) => {
+                    p.delete("v");
+                    p.delete("compare");
+                  });
+                }}
+              />
+            </Suspense>
+          ) : null}
           {dialog === "details" ? (
             <Suspense fallback={null}>
               <EditDetailsDialog

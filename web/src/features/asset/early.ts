@@ -1,17 +1,12 @@
-import { assetEarly, isUuid } from "@/entities/assets/early";
-import { peopleEarly } from "@/entities/members/early";
-import { productSummariesEarly } from "@/entities/products/early";
 import type { VersionSummary } from "@/entities/versions";
-import { versionsEarly } from "@/entities/versions/early";
-import { earlyHeaders, startEarly } from "@/lib/early";
+import { assetPageLoads, earlyHeaders, isUuid, startEarly } from "@/lib/early";
 import { drawFirstPage } from "./first-page";
 import { openPdf } from "./pdf-open";
 import { preparePdf } from "./pdf";
 import { renditionOf } from "./types";
 
 // Kept apart from the screen's code so the app can start these loads at
-// boot without loading it: the entities' early-load files it uses are free
-// of the query library.
+// boot without loading it.
 
 /**
  * The newest version is the one the page shows unless the address asks for
@@ -39,11 +34,11 @@ export function startAssetEarlyLoads(pathname: string, search: string): void {
   // is the longest part of opening one, so it starts first and downloads and
   // compiles on its own thread meanwhile.
   void preparePdf().catch(() => undefined);
-  void startEarly(assetEarly.key(id), assetEarly.path(id));
+  void startEarly(assetPageLoads.asset.key(id), assetPageLoads.asset.path(id));
   // Names for the side panel, which renders after page 1.
-  void startEarly(productSummariesEarly.key, productSummariesEarly.path, "low");
-  void startEarly(peopleEarly.key, peopleEarly.path, "low");
-  startEarly<VersionSummary[]>(versionsEarly.key(id), versionsEarly.path(id))
+  void startEarly(assetPageLoads.productNames.key, assetPageLoads.productNames.path, "low");
+  void startEarly(assetPageLoads.people.key, assetPageLoads.people.path, "low");
+  startEarly<VersionSummary[]>(assetPageLoads.versions.key(id), assetPageLoads.versions.path(id))
     ?.then((rows) => {
       prefetchCurrentPdf(rows[0], search);
     })
