@@ -52,6 +52,12 @@ describe("key factories", () => {
     expect(under(memberKeys.all, memberKeys.list(ORG))).toBe(true);
   });
 
+  it("keep the key shapes the Audit Log's chain panel refreshes after a verification", () => {
+    expect(auditKeys.pages()).toEqual(["audit", "page"]);
+    expect(auditKeys.counts()).toEqual(["audit", "count"]);
+    expect(auditKeys.lastVerification()).toEqual(["audit", "last-verification"]);
+  });
+
   it("give two screens that show the same thing the same key", () => {
     // The Hub, Settings and the pickers share the products list; an asset's page and its editor share the asset.
     expect(productsQuery().queryKey).toEqual(productKeys.list());

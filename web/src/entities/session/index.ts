@@ -39,7 +39,25 @@ export const sessionKeys = {
   // refreshing) may carry another level.
   security: (userId: string | null | undefined, accessToken: string | null | undefined) =>
     [...sessionKeys.all, "security", userId ?? null, accessToken ?? null] as const,
+  user: (userId: string | null | undefined) => [...sessionKeys.all, "user", userId ?? null] as const,
 };
+
+/**
+ * The signed-in account as the server has it now (auth getUser): its
+ * e-mail address and an e-mail change waiting for confirmation.
+ */
+export function authUserQuery(userId: string | null | undefined) {
+  return queryOptions({
+    queryKey: sessionKeys.user(userId),
+    enabled: Boolean(userId),
+    queryFn: async () => {
+      const sb = await getSupabase();
+      const { data, error } = await sb.auth.getUser();
+      if (error) throw error;
+      return data.user;
+    },
+  });
+}
 
 export function parseSessions(body: unknown): SessionInfo[] {
   if (!Array.isArray(body)) return [];

@@ -13,6 +13,7 @@ import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
 import { updateFullName, useInvalidateProfile, useProfile } from "@/entities/profile";
+import { authUserQuery } from "@/entities/session";
 import { useAuth } from "@/lib/auth";
 import { applyServerError } from "@/lib/form-errors";
 import { toastServerError } from "@/lib/server-error";
@@ -94,16 +95,7 @@ function EmailCard() {
   const { user } = useAuth();
   const [editing, setEditing] = useState(false);
   const [linkMessage, setLinkMessage] = useState<string | null>(readLinkMessage);
-  const fresh = useQuery({
-    queryKey: ["auth-user", user?.id],
-    enabled: Boolean(user?.id),
-    queryFn: async () => {
-      const sb = await getSupabase();
-      const { data, error } = await sb.auth.getUser();
-      if (error) throw error;
-      return data.user;
-    },
-  });
+  const fresh = useQuery(authUserQuery(user?.id));
   const current = fresh.data ?? user;
   const email = current?.email ?? "";
   const pending = current?.new_email ?? "";

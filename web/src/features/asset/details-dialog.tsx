@@ -73,7 +73,7 @@ export function EditDetailsDialog({
       <FormField name="title" label="Title">
         <Input maxLength={200} autoComplete="off" {...register("title")} />
       </FormField>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField name="product_id" label="Product">
           <FormSelect name="product_id">
             <option value="">No product</option>

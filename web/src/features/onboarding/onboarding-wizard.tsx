@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, Info, Plus, Scale, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { FormProvider, useFieldArray, useForm, useWatch, type UseFormRegister } from "react-hook-form";
@@ -16,8 +17,8 @@ import { Progress } from "@/components/ui/progress";
 import { NativeSelect } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
 import { logAudit } from "@/entities/audit";
-import { createInvite, type IssuedInvite } from "@/entities/invites";
-import { insertOrg, type Org, updateOrg } from "@/entities/orgs";
+import { createInvite, invalidateInvites, type IssuedInvite } from "@/entities/invites";
+import { insertOrg, invalidateOrgs, type Org, updateOrg } from "@/entities/orgs";
 import { joinOrganization, useInvalidateProfile } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
@@ -251,6 +252,7 @@ type OrganizationValues = z.input<typeof organizationSchema>;
 
 /** Step 1, 'Create Your Organization': name (required) and industry (optional). */
 function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreated, onJoined, onContinue, onSkip }: OrganizationStepProps) {
+  const queryClient = useQueryClient();
   const form = useForm<OrganizationValues>({
     resolver: zodResolver(organizationSchema),
     defaultValues: { name: org?.name ?? "", industry: org?.industry ?? "" },
@@ -290,6 +292,7 @@ function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreate
           if (current.name !== trimmed || current.industry !== industry) {
             await updateOrg(current.id, trimmed, industry);
             onCreated({ ...current, name: trimmed, industry });
+            void invalidateOrgs(queryClient);
           }
         }
         onContinue();
@@ -386,6 +389,7 @@ function blankRow(): TeamValues["rows"][number] {
 
 /** Step 2, 'Invite Your Team': rows of e-mail and role. */
 function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, onSkip, onInvited }: TeamStepProps) {
+  const queryClient = useQueryClient();
   const form = useForm<TeamValues>({ resolver: zodResolver(teamSchema), defaultValues: { rows: [blankRow()] } });
   const { fields, append, remove } = useFieldArray({ control: form.control, name: "rows" });
   const rows = useWatch({ control: form.control, name: "rows" });
@@ -430,6 +434,7 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
           next[key] = { ...entry, logged: true };
         }
       }
+      void invalidateInvites(queryClient);
       // Only the invitations of the rows as they are now are shown.
       const current = new Set(pending.map((p) => p.email.toLowerCase()));
       onSent(Object.fromEntries(Object.entries(next).filter(([k]) => current.has(k))));
