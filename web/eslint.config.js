@@ -50,6 +50,27 @@ export default defineConfig([
     },
   },
   {
+    // Entities own each resource's server state (query keys, queryOptions,
+    // typed fetchers, invalidation) for every screen: they sit below the
+    // features and the app shell and must not depend on them. One entity
+    // may use another's keys (a product's name shows on an asset's page).
+    files: ["src/entities/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["@/features/**", "@/app/**", "../../features/**", "../../app/**"],
+              message: "Entities must not import features or the app shell; features use entities, not the other way round.",
+            },
+          ],
+        },
+      ],
+      "react-refresh/only-export-components": "off",
+    },
+  },
+  {
     // Shared modules export hooks, constants and variants beside components;
     // fast refresh of them is not worth splitting every file.
     files: ["src/lib/**/*.{ts,tsx}", "src/components/**/*.{ts,tsx}", "src/app/**/*.{ts,tsx}"],
@@ -61,7 +82,7 @@ export default defineConfig([
     rules: { "react-hooks/rules-of-hooks": "off", "react-refresh/only-export-components": "off" },
   },
   {
-    // Shared code sits below the features and must not depend on them.
+    // Shared code sits below the entities and the features and must not depend on them.
     files: ["src/lib/**/*.{ts,tsx}", "src/components/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
@@ -69,8 +90,8 @@ export default defineConfig([
         {
           patterns: [
             {
-              group: ["@/features/**", "@/app/**"],
-              message: "Shared code must not depend on features or the app shell.",
+              group: ["@/features/**", "@/app/**", "@/entities/**"],
+              message: "Shared code must not depend on entities, features or the app shell.",
             },
           ],
         },

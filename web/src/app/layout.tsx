@@ -1,7 +1,8 @@
 import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
-import { useAuth, useProfile } from "@/lib/auth";
+import { useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { ErrorBoundary } from "./error-boundary";
 import { NoWorkspaceScreen, OnboardingScreen } from "./screens";
 import { AppSidebar } from "./shell/sidebar";

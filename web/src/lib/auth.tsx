@@ -1,23 +1,14 @@
 import type { Session, User } from "@supabase/supabase-js";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { createContext, use, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { getConfig } from "./config";
-import { earlyOr, freshStoredSession, PROFILE_COLUMNS, profileLoad } from "./early";
+import { freshStoredSession } from "./early";
 import { afterFirstScreen } from "./idle";
 import { logEvent } from "./logger";
 import { previewRequested, readImpersonation } from "./modes";
 import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
 
 export type AuthStatus = "loading" | "signed-in" | "signed-out";
-
-/** The member's profile row (profiles_v2). */
-export interface Profile {
-  id: string;
-  org_id: string | null;
-  role: string;
-  full_name: string;
-  avatar_url: string;
-}
 
 export interface AuthValue {
   status: AuthStatus;
@@ -212,32 +203,4 @@ export function AuthTestProvider({ value, children }: { value: Partial<AuthValue
     ...value,
   };
   return <AuthContext value={full}>{children}</AuthContext>;
-}
-
-export const PROFILE_QUERY_KEY = "profile";
-
-/** The signed-in member's profile (profiles_v2), cached with the app's query defaults. */
-export function useProfile() {
-  const { user } = useAuth();
-  const userId = user?.id;
-  return useQuery({
-    queryKey: [PROFILE_QUERY_KEY, userId],
-    enabled: Boolean(userId),
-    queryFn: async (): Promise<Profile | null> => {
-      const id = userId ?? "";
-      const rows = await earlyOr<Profile | Profile[] | null>(profileLoad.key(id), async () => {
-        const sb = await getSupabase();
-        const { data, error } = await sb.from("profiles_v2").select(PROFILE_COLUMNS).eq("id", id).maybeSingle();
-        if (error) throw error;
-        return data;
-      });
-      return Array.isArray(rows) ? (rows[0] ?? null) : rows;
-    },
-  });
-}
-
-/** Refetches the profile after it changed (onboarding, profile edit). */
-export function useInvalidateProfile(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: [PROFILE_QUERY_KEY] });
 }

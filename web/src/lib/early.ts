@@ -94,3 +94,35 @@ export const profileLoad = {
   key: (userId: string) => `profile:${userId}`,
   path: (userId: string) => `/rest/v1/profiles_v2?select=${encodeURIComponent(PROFILE_COLUMNS)}&id=eq.${encodeURIComponent(userId)}`,
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether `id` could be a row id at all (an asset address with anything else is simply not found). */
+export function isUuid(id: string): boolean {
+  return UUID.test(id);
+}
+
+/**
+ * The columns of an asset's versions that the version list and the viewers
+ * need; the extracted text and the editor JSON are loaded per version when
+ * compared or edited.
+ */
+export const VERSION_COLUMNS =
+  "id, org_id, asset_id, number, kind, content_html, file_bucket, file_path, file_name, mimetype, file_size, sha256, page_count, change_note, submitted_at, created_at, created_by, updated_at";
+
+/**
+ * The early loads of an asset's page — the asset, its versions (newest
+ * first), and the product and member names it shows — by key and REST path.
+ * The boot script starts them; the entities' queries take them (they live
+ * here, free of the query library, so the boot script stays small).
+ */
+export const assetPageLoads = {
+  asset: { key: (id: string) => `asset:${id}`, path: (id: string) => `/rest/v1/assets?select=*&id=eq.${id}` },
+  versions: {
+    key: (assetId: string) => `versions:${assetId}`,
+    path: (assetId: string) =>
+      `/rest/v1/asset_versions?select=${encodeURIComponent(VERSION_COLUMNS.replaceAll(" ", ""))}&asset_id=eq.${assetId}&order=number.desc`,
+  },
+  productNames: { key: "products:summary", path: "/rest/v1/products?select=id,brand_name,established_name&order=brand_name.asc" },
+  people: { key: "members:people", path: "/rest/v1/members?select=id,full_name,email&order=full_name.asc" },
+};

@@ -10,7 +10,8 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { useAuth, useProfile } from "@/lib/auth";
+import { useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { initials, roleBadgeVariant, roleLabel } from "@/lib/roles";
 
 /** Avatar button with the member's name, e-mail and role, and Profile / Settings / Sign out. */

@@ -5,11 +5,14 @@ import { Card, CardContent } from "@/components/ui/card";
 import { MemberAvatar } from "@/components/ui/member-avatar";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAuth, useProfile } from "@/lib/auth";
+import { useQuery } from "@tanstack/react-query";
+import { ownMemberQuery } from "@/entities/members";
+import { orgQuery } from "@/entities/orgs";
+import { useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { formatDate } from "@/lib/format-time";
 import { isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { useOrg, useOwnMember } from "./queries";
 
 interface Destination {
   to: string;
@@ -50,8 +53,8 @@ export function AccountPage() {
   useDocumentTitle("Account");
   const { user } = useAuth();
   const profile = useProfile();
-  const org = useOrg(profile.data?.org_id);
-  const member = useOwnMember();
+  const org = useQuery(orgQuery(profile.data?.org_id));
+  const member = useQuery(ownMemberQuery(user?.id));
   const email = user?.email ?? "";
   const name = [profile.data?.full_name.trim(), email].find(Boolean) ?? "";
   const role = profile.data?.role;

@@ -5,10 +5,9 @@ import { Button } from "@/components/ui/button";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { MemberAvatar } from "@/components/ui/member-avatar";
-import { useAuth, useInvalidateProfile, useProfile } from "@/lib/auth";
-import { unwrap } from "@/lib/data";
+import { updateAvatarUrl, useInvalidateProfile, useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { describeServerError, toastServerError } from "@/lib/server-error";
-import { getSupabase } from "@/lib/supabase";
 import { cn } from "@/lib/utils";
 import {
   AVATAR_MAX_ZOOM,
@@ -33,11 +32,7 @@ interface Source {
   name: string;
 }
 
-async function saveAvatar(userId: string, avatarUrl: string): Promise<void> {
-  const sb = await getSupabase();
-  const rows = unwrap(await sb.from("profiles_v2").update({ avatar_url: avatarUrl }).eq("id", userId).select("id"));
-  if (rows.length === 0) throw new Error("Your profile could not be updated. Reload the page and try again.");
-}
+const saveAvatar = updateAvatarUrl;
 
 /**
  * The profile photo: pick or drop a PNG, JPEG or WebP image, move and zoom

@@ -1,7 +1,9 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { zodResolver } from "@hookform/resolvers/zod";
 import { Copy, KeyRound, ShieldAlert, ShieldCheck, Smartphone } from "lucide-react";
-import { useState, type SyntheticEvent } from "react";
+import { useState } from "react";
+import { FormProvider, useForm } from "react-hook-form";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -15,52 +17,33 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
-import { Input } from "@/components/ui/input";
+import { digitsOnly, FormField, FormInput } from "@/components/ui/form";
 import { Skeleton } from "@/components/ui/skeleton";
 import { formatDate } from "@/lib/format-time";
 import { describeServerError, toastServerError } from "@/lib/server-error";
 import { getSupabase } from "@/lib/supabase";
 import { CODE_PATTERN, DEFAULT_FACTOR_NAME, ENTER_CODE, freeName, groupSecret, qrSource } from "./mfa-helpers";
-import { SECURITY_KEY, SESSIONS_KEY, useSecurityStatus, type SecurityStatus } from "./queries";
+import { type SecurityStatus, useInvalidateSession, useSecurityStatus } from "@/entities/session";
 
-function CodeField({
-  value,
-  onChange,
-  error,
-  label = "6-digit code",
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-  label?: string;
-}) {
+/** A code from the authenticator app. */
+const codeSchema = z.object({ code: z.string().regex(CODE_PATTERN, ENTER_CODE) });
+type CodeValues = z.input<typeof codeSchema>;
+
+function useCodeForm() {
+  return useForm<CodeValues>({ resolver: zodResolver(codeSchema), defaultValues: { code: "" } });
+}
+
+/** The code field of a {@link useCodeForm} form (inside its FormProvider). */
+function CodeField({ label = "6-digit code" }: { label?: string }) {
   return (
-    <Field label={label} error={error} className="w-full max-w-48">
-      <Input
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        value={value}
-        className="font-mono tracking-[0.3em]"
-        onChange={(event) => {
-          onChange(event.target.value.replace(/\D/g, ""));
-        }}
-      />
-    </Field>
+    <FormField name="code" label={label} className="w-full max-w-48">
+      <FormInput name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} className="font-mono tracking-[0.3em]" transform={digitsOnly} />
+    </FormField>
   );
 }
 
-function useRefreshSecurity() {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all([
-      queryClient.invalidateQueries({ queryKey: [SECURITY_KEY] }),
-      queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] }),
-      queryClient.invalidateQueries({ queryKey: ["members"] }),
-    ]);
-  };
-}
+/** Sessions, security status and the member rows (MFA on/off) change together. */
+const useRefreshSecurity = useInvalidateSession;
 
 /**
  * Shown when the account has a second factor but this session was signed
@@ -68,36 +51,23 @@ function useRefreshSecurity() {
  * which the server needs to change the password or the factors.
  */
 export function StepUpPrompt({ status }: { status: SecurityStatus }) {
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useCodeForm();
+  const busy = form.formState.isSubmitting;
   const refresh = useRefreshSecurity();
   const factor = status.factors[0];
   if (!factor || status.currentLevel === "aal2" || status.nextLevel !== "aal2") return null;
 
-  async function verify(event: SyntheticEvent) {
-    event.preventDefault();
-    if (!factor) return;
-    if (!CODE_PATTERN.test(code)) {
-      setError(ENTER_CODE);
+  const verify = form.handleSubmit(async ({ code }) => {
+    const sb = await getSupabase();
+    const { error: e } = await sb.auth.mfa.challengeAndVerify({ factorId: factor.id, code });
+    if (e) {
+      form.setError("code", { type: "server", message: describeServerError(e, "The code could not be verified.").message }, { shouldFocus: true });
       return;
     }
-    setBusy(true);
-    try {
-      const sb = await getSupabase();
-      const { error: e } = await sb.auth.mfa.challengeAndVerify({ factorId: factor.id, code });
-      if (e) {
-        setError(describeServerError(e, "The code could not be verified.").message);
-        return;
-      }
-      setCode("");
-      setError(undefined);
-      await refresh();
-      toast.success("Verified", { description: "This session now uses two-step verification." });
-    } finally {
-      setBusy(false);
-    }
-  }
+    form.reset();
+    await refresh();
+    toast.success("Verified", { description: "This session now uses two-step verification." });
+  });
 
   return (
     <Alert variant="warning">
@@ -107,12 +77,14 @@ export function StepUpPrompt({ status }: { status: SecurityStatus }) {
         You signed in to this session with your password only. Enter a code from your authenticator app to change your
         password or your two-step verification.
       </AlertDescription>
-      <form className="col-start-2 mt-2 flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
-        <CodeField value={code} onChange={setCode} error={error} label="Authenticator code" />
-        <Button type="submit" disabled={busy}>
-          {busy ? "Verifying…" : "Verify"}
-        </Button>
-      </form>
+      <FormProvider {...form}>
+        <form className="col-start-2 mt-2 flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
+          <CodeField label="Authenticator code" />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Verifying…" : "Verify"}
+          </Button>
+        </form>
+      </FormProvider>
     </Alert>
   );
 }
@@ -124,31 +96,20 @@ interface Enrolment {
 }
 
 function EnrolPanel({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDone: () => void; onCancel: () => void }) {
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useCodeForm();
+  const busy = form.formState.isSubmitting;
 
-  async function verify(event: SyntheticEvent) {
-    event.preventDefault();
-    if (!CODE_PATTERN.test(code)) {
-      setError(ENTER_CODE);
+  const verify = form.handleSubmit(async ({ code }) => {
+    const sb = await getSupabase();
+    const { error: e } = await sb.auth.mfa.challengeAndVerify({ factorId: enrolment.factorId, code });
+    if (e) {
+      const p = describeServerError(e, "The code could not be verified.");
+      form.setError("code", { type: "server", message: p.message }, { shouldFocus: true });
+      if (p.demo) toastServerError("Two-step verification not turned on", p);
       return;
     }
-    setBusy(true);
-    try {
-      const sb = await getSupabase();
-      const { error: e } = await sb.auth.mfa.challengeAndVerify({ factorId: enrolment.factorId, code });
-      if (e) {
-        const p = describeServerError(e, "The code could not be verified.");
-        setError(p.message);
-        if (p.demo) toastServerError("Two-step verification not turned on", p);
-        return;
-      }
-      onDone();
-    } finally {
-      setBusy(false);
-    }
-  }
+    onDone();
+  });
 
   return (
     <div className="grid gap-5 rounded-lg border bg-muted/40 p-4 sm:p-5" data-testid="mfa-enrolment">
@@ -192,15 +153,17 @@ function EnrolPanel({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onD
         </li>
         <li className="grid content-start gap-2">
           <p className="text-sm font-medium">2. Enter the code the app shows</p>
-          <form className="flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
-            <CodeField value={code} onChange={setCode} error={error} />
-            <Button type="submit" disabled={busy}>
-              {busy ? "Verifying…" : "Verify and turn on"}
-            </Button>
-            <Button variant="ghost" onClick={onCancel} disabled={busy}>
-              Cancel
-            </Button>
-          </form>
+          <FormProvider {...form}>
+            <form className="flex flex-wrap items-end gap-2" onSubmit={(event) => void verify(event)} noValidate>
+              <CodeField />
+              <Button type="submit" disabled={busy}>
+                {busy ? "Verifying…" : "Verify and turn on"}
+              </Button>
+              <Button variant="ghost" onClick={onCancel} disabled={busy}>
+                Cancel
+              </Button>
+            </form>
+          </FormProvider>
         </li>
       </ol>
     </div>

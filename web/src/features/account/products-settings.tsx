@@ -1,28 +1,23 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Package, Pencil, Plus, X } from "lucide-react";
-import { useState, type KeyboardEvent, type SubmitEvent } from "react";
+import { useState, type KeyboardEvent } from "react";
+import { useController, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { EmptyState } from "@/components/ui/empty-state";
+import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { Field } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
-import { unwrap } from "@/lib/data";
-import type { Database } from "@/lib/database.types";
+import { invalidateProducts, type Product, productsQuery, saveProduct, setProductActive } from "@/entities/products";
+import { type ProductFormInput, type ProductFormOutput, productFormValues, productSchema } from "@/entities/products/schema";
 import { errorMessage } from "@/lib/errors";
 import { formatDate } from "@/lib/format-time";
-import { getSupabase } from "@/lib/supabase";
-
-type Product = Database["public"]["Tables"]["products"]["Row"];
-
-/** Shared with the Content Hub's queries, so a change here refreshes its pickers. */
-const PRODUCTS_KEY = ["content", "products"];
-
-const MARKET_PATTERN = /^[A-Z]{2,3}$/;
 
 /**
  * Products & ISI (Settings, owners and admins): the organisation's
@@ -33,23 +28,14 @@ const MARKET_PATTERN = /^[A-Z]{2,3}$/;
  */
 export function ProductsSettingsCard() {
   const queryClient = useQueryClient();
-  const products = useQuery({
-    queryKey: PRODUCTS_KEY,
-    queryFn: async () => {
-      const sb = await getSupabase();
-      return unwrap<Product[]>(await sb.from("products").select("*").order("brand_name", { ascending: true }));
-    },
-  });
+  const products = useQuery(productsQuery());
   const [editing, setEditing] = useState<Product | null | undefined>(undefined);
 
   const toggle = useMutation({
-    mutationFn: async (p: Product) => {
-      const sb = await getSupabase();
-      return unwrap<Product>(await sb.from("products").update({ active: !p.active }).eq("id", p.id).select("*").single());
-    },
+    mutationFn: (p: Product) => setProductActive(p.id, !p.active),
     onSuccess: (p) => {
       toast.success(p.active ? `${p.brand_name} reactivated` : `${p.brand_name} deactivated`);
-      void queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
+      void invalidateProducts(queryClient);
     },
     onError: (err) => toast.error(errorMessage(err, "The product could not be changed.")),
   });
@@ -171,152 +157,129 @@ export function ProductsSettingsCard() {
   );
 }
 
+/** A market code as the chips accept it (the server allows any short text; codes keep the list tidy). */
+const MARKET_PATTERN = /^[A-Z]{2,3}$/;
+
 function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [brand, setBrand] = useState(product?.brand_name ?? "");
-  const [established, setEstablished] = useState(product?.established_name ?? "");
-  const [indications, setIndications] = useState(product?.indications ?? "");
-  const [isi, setIsi] = useState(product?.isi_text ?? "");
-  const [pi, setPi] = useState(product?.pi_reference ?? "");
-  const [launch, setLaunch] = useState(product?.launch_date ?? "");
-  const [markets, setMarkets] = useState<string[]>(product?.markets ?? []);
-  const [marketDraft, setMarketDraft] = useState("");
-  const [errors, setErrors] = useState<{ brand?: string; market?: string }>({});
-
+  const form = useForm<ProductFormInput, unknown, ProductFormOutput>({
+    resolver: zodResolver(productSchema),
+    defaultValues: productFormValues(product),
+  });
   const save = useMutation({
-    mutationFn: async () => {
-      const sb = await getSupabase();
-      const values = {
-        brand_name: brand.trim(),
-        established_name: established.trim(),
-        indications: indications.trim(),
-        isi_text: isi,
-        pi_reference: pi.trim(),
-        launch_date: launch || null,
-        markets,
-      };
-      return product
-        ? unwrap<Product>(await sb.from("products").update(values).eq("id", product.id).select("*").single())
-        : unwrap<Product>(await sb.from("products").insert(values).select("*").single());
-    },
+    mutationFn: (values: ProductFormOutput) => saveProduct(product?.id ?? null, values),
     onSuccess: (p) => {
       toast.success(product ? `${p.brand_name} saved` : `${p.brand_name} added`);
-      void queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
+      void invalidateProducts(queryClient);
       onClose();
     },
   });
+  const { register } = form;
+
+  return (
+    <EntityFormDialog
+      form={form}
+      title={product ? `Edit ${product.brand_name}` : "Add product"}
+      description="Reviewers check every asset for this product against its indications and ISI."
+      onSubmit={(values) => save.mutateAsync(values)}
+      onClose={onClose}
+      submitLabel={product ? "Save product" : "Add product"}
+      errorFallback="The product could not be saved."
+    >
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField name="brand_name" label="Brand name">
+          <Input maxLength={120} {...register("brand_name")} />
+        </FormField>
+        <FormField name="established_name" label="Established name" hint="The generic (non-proprietary) name.">
+          <Input {...register("established_name")} />
+        </FormField>
+      </div>
+      <FormField name="indications" label="Approved indications">
+        <Textarea rows={3} {...register("indications")} />
+      </FormField>
+      <FormField name="isi_text" label="Important Safety Information (ISI)" hint="The full ISI text, as approved.">
+        <Textarea rows={10} className="min-h-48 leading-6" {...register("isi_text")} />
+      </FormField>
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField name="pi_reference" label="Prescribing information reference">
+          <Input placeholder="e.g. PI rev. 03/2026" {...register("pi_reference")} />
+        </FormField>
+        <FormField name="launch_date" label="Launch date">
+          <Input type="date" {...register("launch_date")} />
+        </FormField>
+      </div>
+      <MarketsField />
+    </EntityFormDialog>
+  );
+}
+
+/**
+ * The product's markets as chips: type a code and press Enter (or a
+ * comma); Backspace in the empty box removes the last one.
+ */
+function MarketsField() {
+  const {
+    field: { ref, value: markets, onChange, onBlur },
+    fieldState,
+  } = useController<ProductFormInput, "markets">({ name: "markets" });
+  const [draft, setDraft] = useState("");
+  const [draftError, setDraftError] = useState<string>();
 
   const addMarket = () => {
-    const code = marketDraft.trim().toUpperCase();
+    const code = draft.trim().toUpperCase();
     if (code === "") return;
     if (!MARKET_PATTERN.test(code)) {
-      setErrors((e) => ({ ...e, market: "Use a two- or three-letter market code, e.g. US or EU." }));
+      setDraftError("Use a two- or three-letter market code, e.g. US or EU.");
       return;
     }
-    setErrors((e) => ({ ...e, market: undefined }));
-    if (!markets.includes(code)) setMarkets([...markets, code]);
-    setMarketDraft("");
+    setDraftError(undefined);
+    if (!markets.includes(code)) onChange([...markets, code]);
+    setDraft("");
   };
-  const onMarketKey = (e: KeyboardEvent<HTMLInputElement>) => {
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === "Enter" || e.key === ",") {
       e.preventDefault();
       addMarket();
-    } else if (e.key === "Backspace" && marketDraft === "" && markets.length > 0) {
-      setMarkets(markets.slice(0, -1));
+    } else if (e.key === "Backspace" && draft === "" && markets.length > 0) {
+      onChange(markets.slice(0, -1));
     }
-  };
-
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (brand.trim() === "") {
-      setErrors({ brand: "Enter the brand name." });
-      return;
-    }
-    setErrors({});
-    save.mutate();
   };
 
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-    >
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>{product ? `Edit ${product.brand_name}` : "Add product"}</DialogTitle>
-          <DialogDescription>Reviewers check every asset for this product against its indications and ISI.</DialogDescription>
-        </DialogHeader>
-        <form className="grid gap-4" onSubmit={submit} noValidate>
-          <div className="grid items-start gap-4 sm:grid-cols-2">
-            <Field label="Brand name" error={errors.brand}>
-              <Input value={brand} maxLength={120} onChange={(e) => { setBrand(e.target.value); }} />
-            </Field>
-            <Field label="Established name" hint="The generic (non-proprietary) name.">
-              <Input value={established} onChange={(e) => { setEstablished(e.target.value); }} />
-            </Field>
-          </div>
-          <Field label="Approved indications">
-            <Textarea value={indications} rows={3} onChange={(e) => { setIndications(e.target.value); }} />
-          </Field>
-          <Field label="Important Safety Information (ISI)" hint="The full ISI text, as approved.">
-            <Textarea value={isi} rows={10} className="min-h-48 leading-6" onChange={(e) => { setIsi(e.target.value); }} />
-          </Field>
-          <div className="grid items-start gap-4 sm:grid-cols-2">
-            <Field label="Prescribing information reference">
-              <Input value={pi} placeholder="e.g. PI rev. 03/2026" onChange={(e) => { setPi(e.target.value); }} />
-            </Field>
-            <Field label="Launch date">
-              <Input type="date" value={launch} onChange={(e) => { setLaunch(e.target.value); }} />
-            </Field>
-          </div>
-          <Field label="Markets" error={errors.market} hint="Type a market code and press Enter.">
-            <div className="flex min-h-10 flex-wrap items-center gap-1.5 rounded-md border border-input bg-card px-2 py-1.5 shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/30">
-              {markets.map((m) => (
-                <span key={m} className="inline-flex items-center gap-1 rounded-full bg-secondary py-0.5 pr-1 pl-2 font-mono text-xs font-medium">
-                  {m}
-                  <button
-                    type="button"
-                    aria-label={`Remove ${m}`}
-                    className="inline-flex size-4 items-center justify-center rounded-full hover:bg-muted-foreground/20 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
-                    onClick={() => {
-                      setMarkets(markets.filter((x) => x !== m));
-                    }}
-                  >
-                    <X aria-hidden="true" className="size-3" />
-                  </button>
-                </span>
-              ))}
-              <input
-                aria-label="Add market"
-                value={marketDraft}
-                placeholder={markets.length === 0 ? "US, EU…" : ""}
-                maxLength={3}
-                className="h-7 min-w-16 flex-1 bg-transparent px-1 text-sm uppercase outline-none placeholder:text-muted-foreground/80 placeholder:normal-case"
-                onChange={(e) => {
-                  setMarketDraft(e.target.value);
-                }}
-                onKeyDown={onMarketKey}
-                onBlur={addMarket}
-              />
-            </div>
-          </Field>
-          {save.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription>{errorMessage(save.error, "The product could not be saved.")}</AlertDescription>
-            </Alert>
-          ) : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={save.isPending}>
-              {save.isPending ? "Saving…" : product ? "Save product" : "Add product"}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <Field label="Markets" error={draftError ?? fieldState.error?.message} hint="Type a market code and press Enter.">
+      <div className="flex min-h-10 flex-wrap items-center gap-1.5 rounded-md border border-input bg-card px-2 py-1.5 shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/30">
+        {markets.map((m) => (
+          <span key={m} className="inline-flex items-center gap-1 rounded-full bg-secondary py-0.5 pr-1 pl-2 font-mono text-xs font-medium">
+            {m}
+            <button
+              type="button"
+              aria-label={`Remove ${m}`}
+              className="inline-flex size-4 items-center justify-center rounded-full hover:bg-muted-foreground/20 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+              onClick={() => {
+                onChange(markets.filter((x) => x !== m));
+              }}
+            >
+              <X aria-hidden="true" className="size-3" />
+            </button>
+          </span>
+        ))}
+        <input
+          ref={ref}
+          aria-label="Add market"
+          value={draft}
+          placeholder={markets.length === 0 ? "US, EU…" : ""}
+          maxLength={3}
+          className="h-7 min-w-16 flex-1 bg-transparent px-1 text-sm uppercase outline-none placeholder:text-muted-foreground/80 placeholder:normal-case"
+          onChange={(e) => {
+            setDraft(e.target.value);
+          }}
+          onKeyDown={onKey}
+          onBlur={() => {
+            addMarket();
+            onBlur();
+          }}
+        />
+      </div>
+    </Field>
   );
 }

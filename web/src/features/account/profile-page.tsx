@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { MailCheck } from "lucide-react";
 import { useEffect, useMemo, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -12,9 +12,11 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAuth, useInvalidateProfile, useProfile } from "@/lib/auth";
-import { unwrap } from "@/lib/data";
-import { describeServerError, toastServerError } from "@/lib/server-error";
+import { updateFullName, useInvalidateProfile, useProfile } from "@/entities/profile";
+import { authUserQuery } from "@/entities/session";
+import { useAuth } from "@/lib/auth";
+import { applyServerError } from "@/lib/form-errors";
+import { toastServerError } from "@/lib/server-error";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { AvatarEditor } from "./avatar-editor";
@@ -33,7 +35,6 @@ function NameCard() {
   const { user } = useAuth();
   const profile = useProfile();
   const invalidateProfile = useInvalidateProfile();
-  const queryClient = useQueryClient();
   const values = useMemo(() => ({ full_name: profile.data?.full_name ?? "" }), [profile.data?.full_name]);
   const form = useForm<NameValues, unknown, z.output<typeof nameSchema>>({
     resolver: zodResolver(nameSchema),
@@ -44,15 +45,11 @@ function NameCard() {
   const onSubmit = form.handleSubmit(async ({ full_name }) => {
     if (!user) return;
     try {
-      const sb = await getSupabase();
-      const rows = unwrap(await sb.from("profiles_v2").update({ full_name }).eq("id", user.id).select("id, full_name"));
-      if (rows.length === 0) throw new Error("Your profile could not be updated. Reload the page and try again.");
+      await updateFullName(user.id, full_name);
       await invalidateProfile();
-      void queryClient.invalidateQueries({ queryKey: ["members"] });
       toast.success("Profile updated", { description: "Your name is updated everywhere in Fairbalance." });
     } catch (error) {
-      const p = describeServerError(error, "Your name could not be saved.");
-      form.setError("root", { message: p.message });
+      const p = await applyServerError(form.setError, error, { fallback: "Your name could not be saved.", fields: ["full_name"] });
       toastServerError("Profile not updated", p);
     }
   });
@@ -98,16 +95,7 @@ function EmailCard() {
   const { user } = useAuth();
   const [editing, setEditing] = useState(false);
   const [linkMessage, setLinkMessage] = useState<string | null>(readLinkMessage);
-  const fresh = useQuery({
-    queryKey: ["auth-user", user?.id],
-    enabled: Boolean(user?.id),
-    queryFn: async () => {
-      const sb = await getSupabase();
-      const { data, error } = await sb.auth.getUser();
-      if (error) throw error;
-      return data.user;
-    },
-  });
+  const fresh = useQuery(authUserQuery(user?.id));
   const current = fresh.data ?? user;
   const email = current?.email ?? "";
   const pending = current?.new_email ?? "";
@@ -135,8 +123,7 @@ function EmailCard() {
       { emailRedirectTo: `${window.location.origin}/account/profile` },
     );
     if (error) {
-      const p = describeServerError(error, "The e-mail address could not be changed.");
-      form.setError("root", { message: p.message });
+      const p = await applyServerError(form.setError, error, { fallback: "The e-mail address could not be changed.", fields: ["email"] });
       if (p.demo) toastServerError("E-mail not changed", p);
       return;
     }

@@ -2,7 +2,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { MfaCard, StepUpPrompt } from "./mfa-card";
 import { PasswordCard } from "./password-card";
-import { useSecurityStatus } from "./queries";
+import { useSecurityStatus } from "@/entities/session";
 import { SessionsCard } from "./sessions-card";
 
 /**

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { LogOut, Monitor, Smartphone } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
@@ -6,11 +5,9 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { unwrap } from "@/lib/data";
 import { formatDateTime, formatRelativeTime } from "@/lib/format-time";
 import { describeServerError, toastServerError } from "@/lib/server-error";
-import { getSupabase } from "@/lib/supabase";
-import { SESSIONS_KEY, useSessions, type SessionInfo } from "./queries";
+import { revokeSession, type SessionInfo, signOutOthers, useInvalidateSession, useSessions } from "@/entities/session";
 import { summarizeUserAgent } from "./user-agent";
 
 function SessionRow({ session, onRevoke, busy }: { session: SessionInfo; onRevoke: () => void; busy: boolean }) {
@@ -53,7 +50,7 @@ function SessionRow({ session, onRevoke, busy }: { session: SessionInfo; onRevok
  */
 export function SessionsCard() {
   const sessions = useSessions();
-  const queryClient = useQueryClient();
+  const invalidateSession = useInvalidateSession();
   const [busy, setBusy] = useState<string | null>(null);
   const list = sessions.data ?? [];
   const others = list.filter((s) => !s.current).length;
@@ -61,30 +58,26 @@ export function SessionsCard() {
   async function revoke(session: SessionInfo) {
     setBusy(session.id);
     try {
-      const sb = await getSupabase();
-      unwrap<unknown>(await sb.rpc("revoke_session", { session_id: session.id }));
+      await revokeSession(session.id);
       toast.success("Session signed out", { description: `${summarizeUserAgent(session.user_agent).label} must sign in again.` });
     } catch (error) {
       toastServerError("Session not signed out", describeServerError(error, "The session could not be signed out."));
     } finally {
       setBusy(null);
-      void queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] });
+      void invalidateSession();
     }
   }
 
   async function revokeOthers() {
     setBusy("others");
     try {
-      const sb = await getSupabase();
-      const { error } = await sb.auth.signOut({ scope: "others" });
-      if (error) {
-        toastServerError("Other sessions not signed out", describeServerError(error, "Your other sessions could not be signed out."));
-        return;
-      }
+      await signOutOthers();
       toast.success("Signed out everywhere else", { description: "Only this device stays signed in." });
+    } catch (error) {
+      toastServerError("Other sessions not signed out", describeServerError(error, "Your other sessions could not be signed out."));
     } finally {
       setBusy(null);
-      void queryClient.invalidateQueries({ queryKey: [SESSIONS_KEY] });
+      void invalidateSession();
     }
   }
 

@@ -2,7 +2,7 @@ import { ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { PageHeader } from "@/components/ui/page-header";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useProfile } from "@/lib/auth";
+import { useProfile } from "@/entities/profile";
 import { isAdminRole } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { NotificationSettings } from "./notification-settings";

@@ -1,5 +1,6 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Settings2 } from "lucide-react";
-import { useCallback, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -12,20 +13,35 @@ import { NativeSelect } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useAuth, useProfile } from "@/lib/auth";
+import { type Asset, assetQuery } from "@/entities/assets";
+import { peopleQuery } from "@/entities/members";
+import { productSummariesQuery } from "@/entities/products";
+import { useProfile } from "@/entities/profile";
+import { invalidateVersions, versionsQuery, type VersionSummary } from "@/entities/versions";
+import { useAuth } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
 import { firstScreenShown } from "@/lib/idle";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { ArchiveDialog, EditDetailsDialog } from "./asset-dialogs";
-import { useAsset, usePeople, useProducts, useRefreshAsset, useVersions, type VersionSummary } from "./api";
+import { ArchiveDialog } from "./asset-dialogs";
 import { AuthoredViewer } from "./authored-viewer";
 import { CompareView } from "./compare-view";
+import { prefetchCurrentPdf } from "./early";
 import { ImageViewer } from "./image-viewer";
-import { NewVersionDialog, type NewVersionMode } from "./new-version-dialog";
+import type { NewVersionMode } from "./new-version-dialog";
 import { preparePdf } from "./pdf";
 import { PdfViewer } from "./pdf-viewer";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
-import { renditionOf, type Asset } from "./types";
+import { renditionOf } from "./types";
+
+// The forms (react-hook-form, zod) are needed only once someone edits or
+// adds a version: they load then, not with the page's first paint.
+const EditDetailsDialog = lazy(() => import("./details-dialog").then((m) => ({ default: m.EditDetailsDialog })));
+const NewVersionDialog = lazy(() => import("./new-version-dialog").then((m) => ({ default: m.NewVersionDialog })));
+
+/** The newest version's PDF starts opening as soon as the versions arrive. */
+function prefetchNewest(rows: VersionSummary[]) {
+  prefetchCurrentPdf(rows[0]);
+}
 
 // Most assets under MLR review are PDFs: pdf.js and its worker start loading
 // as soon as this screen's code does (if the app's boot has not already
@@ -61,8 +77,8 @@ function parseCompare(value: string | null): [number, number] | null {
 export function AssetPage() {
   const { id = "" } = useParams();
   const [params, setParams] = useSearchParams();
-  const asset = useAsset(id);
-  const versions = useVersions(id);
+  const asset = useQuery(assetQuery(id));
+  const versions = useQuery(versionsQuery(id, prefetchNewest));
 
   if (asset.isPending || (asset.data && versions.isPending)) return <AssetSkeleton />;
   if (asset.isError || versions.isError) {
@@ -93,9 +109,10 @@ function AssetDetail({
   useDocumentTitle(asset.title);
   const { demo } = useAuth();
   const profile = useProfile();
-  const products = useProducts();
-  const people = usePeople();
-  const refresh = useRefreshAsset(asset.id);
+  const queryClient = useQueryClient();
+  const products = useQuery(productSummariesQuery());
+  const people = useQuery(peopleQuery());
+  const refresh = () => invalidateVersions(queryClient, asset.id);
   const versionSelectId = useId();
   const [dialog, setDialog] = useState<null | "details" | "archive" | NewVersionMode>(null);
   const [tab, setTab] = useState("details");
@@ -359,32 +376,38 @@ function AssetDetail({
 
       {writer ? (
         <>
-          <NewVersionDialog
-            assetId={asset.id}
-            versions={versions}
-            open={dialog === "upload" || dialog === "edit"}
-            initialMode={dialog === "edit" ? "edit" : "upload"}
-            onOpenChange={(o) => {
-              if (!o) setDialog(null);
-            }}
-            onCreated={async () => {
-              await refresh();
-              update((p) => {
-                p.delete("v");
-                p.delete("compare");
-              });
-            }}
-          />
-          <EditDetailsDialog
-            asset={asset}
-            products={products.data ?? []}
-            people={people.data ?? []}
-            open={dialog === "details"}
-            onOpenChange={(o) => {
-              if (!o) setDialog(null);
-            }}
-            onSaved={refresh}
-          />
+          {dialog === "upload" || dialog === "edit" ? (
+            <Suspense fallback={null}>
+              <NewVersionDialog
+                assetId={asset.id}
+                versions={versions}
+                open
+                initialMode={dialog}
+                onOpenChange={(o) => {
+                  if (!o) setDialog(null);
+                }}
+                onCreated={async () => {
+                  await refresh();
+                  update((p) => {
+                    p.delete("v");
+                    p.delete("compare");
+                  });
+                }}
+              />
+            </Suspense>
+          ) : null}
+          {dialog === "details" ? (
+            <Suspense fallback={null}>
+              <EditDetailsDialog
+                asset={asset}
+                products={products.data ?? []}
+                people={people.data ?? []}
+                onClose={() => {
+                  setDialog(null);
+                }}
+              />
+            </Suspense>
+          ) : null}
           <ArchiveDialog
             asset={asset}
             open={dialog === "archive"}

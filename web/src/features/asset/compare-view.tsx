@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftRight, GitCompare, X } from "lucide-react";
 import { useId, useMemo, useState } from "react";
 import { Badge } from "@/components/ui/badge";
@@ -9,7 +10,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { cn } from "@/lib/utils";
-import { useSignedUrl, useVersionText, type VersionSummary } from "./api";
+import { versionTextQuery, type VersionSummary } from "@/entities/versions";
+import { useSignedUrl } from "./api";
 import { collapseUnchanged, diffPages, type DiffPart, type PageDiff } from "./text-diff";
 import { pageTexts, renditionOf } from "./types";
 
@@ -40,8 +42,8 @@ export function CompareView({
   const b = versions.find((v) => v.number === to);
   const ids = useId();
   const [changesOnly, setChangesOnly] = useState(false);
-  const textA = useVersionText(a?.id);
-  const textB = useVersionText(b?.id);
+  const textA = useQuery(versionTextQuery(a?.id));
+  const textB = useQuery(versionTextQuery(b?.id));
   const images = a && b && renditionOf(a) === "image" && renditionOf(b) === "image";
 
   const diff = useMemo(() => {

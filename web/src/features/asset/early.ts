@@ -1,37 +1,12 @@
-import { earlyHeaders, startEarly } from "@/lib/early";
+import type { VersionSummary } from "@/entities/versions";
+import { assetPageLoads, earlyHeaders, isUuid, startEarly } from "@/lib/early";
 import { drawFirstPage } from "./first-page";
 import { openPdf } from "./pdf-open";
 import { preparePdf } from "./pdf";
-import { renditionOf, type AssetVersion } from "./types";
+import { renditionOf } from "./types";
 
-// Kept apart from the screen's queries (api.ts) so the app can start these
-// loads at boot without loading the screen's code.
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `id` could be an asset id at all (anything else is simply not found). */
-export function isUuid(id: string): boolean {
-  return UUID.test(id);
-}
-
-/**
- * Everything the version list and the viewers need; the extracted text and
- * the editor JSON are loaded per version when compared or edited.
- */
-export const VERSION_COLUMNS =
-  "id, org_id, asset_id, number, kind, content_html, file_bucket, file_path, file_name, mimetype, file_size, sha256, page_count, change_note, submitted_at, created_at, created_by, updated_at";
-
-/** A version without its extracted text and editor JSON. */
-export type VersionSummary = Omit<AssetVersion, "plain_text" | "page_texts" | "content_json">;
-
-/** The REST paths of an asset, of its versions (newest first), and of the product and member names the page shows. */
-export const assetPaths = {
-  products: "/rest/v1/products?select=id,brand_name,established_name&order=brand_name.asc",
-  people: "/rest/v1/members?select=id,full_name,email&order=full_name.asc",
-  asset: (id: string) => `/rest/v1/assets?select=*&id=eq.${id}`,
-  versions: (id: string) =>
-    `/rest/v1/asset_versions?select=${encodeURIComponent(VERSION_COLUMNS.replaceAll(" ", ""))}&asset_id=eq.${id}&order=number.desc`,
-};
+// Kept apart from the screen's code so the app can start these loads at
+// boot without loading it.
 
 /**
  * The newest version is the one the page shows unless the address asks for
@@ -59,11 +34,11 @@ export function startAssetEarlyLoads(pathname: string, search: string): void {
   // is the longest part of opening one, so it starts first and downloads and
   // compiles on its own thread meanwhile.
   void preparePdf().catch(() => undefined);
-  void startEarly(`asset:${id}`, assetPaths.asset(id));
+  void startEarly(assetPageLoads.asset.key(id), assetPageLoads.asset.path(id));
   // Names for the side panel, which renders after page 1.
-  void startEarly("products:summary", assetPaths.products, "low");
-  void startEarly("members:people", assetPaths.people, "low");
-  startEarly<VersionSummary[]>(`versions:${id}`, assetPaths.versions(id))
+  void startEarly(assetPageLoads.productNames.key, assetPageLoads.productNames.path, "low");
+  void startEarly(assetPageLoads.people.key, assetPageLoads.people.path, "low");
+  startEarly<VersionSummary[]>(assetPageLoads.versions.key(id), assetPageLoads.versions.path(id))
     ?.then((rows) => {
       prefetchCurrentPdf(rows[0], search);
     })

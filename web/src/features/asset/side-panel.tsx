@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { AlertTriangle, Check, Copy, GitCompare, Package } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
@@ -17,8 +18,11 @@ import {
 } from "@/lib/content-types";
 import { formatDate, formatDateTime } from "@/lib/format-time";
 import { cn } from "@/lib/utils";
-import { useVersionModules, type VersionSummary } from "./api";
-import type { Asset, Person, ProductSummary } from "./types";
+import type { Asset } from "@/entities/assets";
+import type { Person } from "@/entities/members";
+import { versionModulesQuery } from "@/entities/modules";
+import type { ProductSummary } from "@/entities/products";
+import type { VersionSummary } from "@/entities/versions";
 
 function Row({ label, children, className }: { label: string; children: ReactNode; className?: string }) {
   return (
@@ -34,7 +38,7 @@ function personName(p: Person | undefined): string {
   if (!p) return "Someone";
   const name = p.full_name.trim();
   if (name) return name;
-  return p.email ?? "Someone";
+  return p.email || "Someone";
 }
 
 /** "in 12 days", "today", "3 days ago" for a 'YYYY-MM-DD' date. */
@@ -261,7 +265,7 @@ export function VersionsPanel({
 
 /** The modules (version_modules) the shown version uses. */
 export function ModulesPanel({ version }: { version: VersionSummary | undefined }) {
-  const modules = useVersionModules(version?.kind === "authored" ? version.id : null);
+  const modules = useQuery(versionModulesQuery(version?.kind === "authored" ? version.id : null));
   if (!version) return null;
   if (version.kind !== "authored") {
     return (

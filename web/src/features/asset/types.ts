@@ -1,38 +1,4 @@
-import type { Database } from "@/lib/database.types";
-
-/**
- * The rows Asset detail reads, as the content contract (issue 5) fixes them.
- * Only the columns the screen uses are listed; the server may send more.
- */
-
-/** An asset (table `assets`). */
-export type Asset = Database["public"]["Tables"]["assets"]["Row"];
-
-/** One version of an asset (table `asset_versions`; insert-only). */
-export type AssetVersion = Database["public"]["Tables"]["asset_versions"]["Row"];
-
-/** A module an authored version uses (`version_modules` joined with `modules`). */
-export interface UsedModule {
-  id: string;
-  kind: string;
-  title: string;
-  status: string;
-  expires_at: string | null;
-}
-
-/** A product, as the pickers and the metadata panel show it. */
-export interface ProductSummary {
-  id: string;
-  brand_name: string;
-  established_name: string;
-}
-
-/** A member of the organisation, for the owner picker and author names. */
-export interface Person {
-  id: string;
-  full_name: string;
-  email?: string;
-}
+import type { AssetVersion } from "@/entities/versions";
 
 /** How a version is shown: its rendition decides the viewer. */
 export type Rendition = "authored" | "pdf" | "image" | "other";

@@ -7,7 +7,8 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
-import { type AuditEntry, type AuditMember, fetchEntryDetail } from "./api";
+import { auditEntryQuery } from "@/entities/audit";
+import type { AuditEntry, AuditMember } from "./api";
 import { cellText, diffRows } from "./diff";
 import { actionVariant } from "./filters";
 import { formatLocalDateTime, formatUtc } from "@/lib/format-time";
@@ -31,13 +32,7 @@ export function AuditEntrySheet({
   onClose: () => void;
 }) {
   const open = entryId !== null;
-  const detail = useQuery({
-    queryKey: ["audit", "entry", entryId],
-    queryFn: () => fetchEntryDetail(entryId ?? 0),
-    enabled: open,
-    // Entries never change.
-    staleTime: Infinity,
-  });
+  const detail = useQuery(auditEntryQuery(entryId));
   const entry = detail.data?.entry ?? initial;
 
   return (

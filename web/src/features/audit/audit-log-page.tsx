@@ -12,7 +12,10 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/errors";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { type AuditEntry, type AuditMember, exportCsv, fetchCount, fetchMembers, fetchPage, newerCursor, resolveFilters } from "./api";
+import { auditKeys } from "@/entities/audit";
+import { membersQuery } from "@/entities/members";
+import { useProfile } from "@/entities/profile";
+import { type AuditEntry, type AuditMember, exportCsv, fetchCount, fetchPage, newerCursor, resolveFilters } from "./api";
 import { AuditEntrySheet } from "./audit-entry-sheet";
 import { AuditFilterBar } from "./audit-filter-bar";
 import { AuditList, AuditSkeleton, AuditTable } from "./audit-table";
@@ -79,7 +82,8 @@ export function AuditLogPage() {
   const entryId = entryFromSearch(params);
   const filterKey = searchFromFilters(filters).toString();
 
-  const members = useQuery({ queryKey: ["audit", "members"], queryFn: fetchMembers });
+  const profile = useProfile();
+  const members = useQuery(membersQuery(profile.data?.org_id));
   const memberMap = useMemo(() => new Map<string, AuditMember>((members.data ?? []).map((m) => [m.id, m])), [members.data]);
 
   // Actions seen on screen join the suggestions. (Only the built-in list
@@ -88,13 +92,13 @@ export function AuditLogPage() {
   const [seenActions, setSeenActions] = useState<ReadonlySet<string>>(() => new Set(KNOWN_ACTIONS));
 
   const page = useQuery({
-    queryKey: ["audit", "page", filterKey, before],
+    queryKey: auditKeys.page(filterKey, before),
     queryFn: async ({ signal }) => fetchPage(await resolveFilters(filters), before, signal),
     placeholderData: keepPreviousData,
     staleTime: 15_000,
   });
   const count = useQuery({
-    queryKey: ["audit", "count", filterKey],
+    queryKey: auditKeys.count(filterKey),
     queryFn: async ({ signal }) => fetchCount(await resolveFilters(filters), signal),
     staleTime: 15_000,
   });
@@ -141,7 +145,7 @@ export function AuditLogPage() {
   });
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ["audit"] });
+    void queryClient.invalidateQueries({ queryKey: auditKeys.all });
   };
 
   const filtered = hasFilters(filters);

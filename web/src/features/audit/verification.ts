@@ -1,10 +1,10 @@
-import type { ChainVerification, SealStatus } from "./api";
+import { auditKeys, type ChainVerification, type SealStatus } from "@/entities/audit";
 
 /** The query key of the last recorded verification. */
-export const LAST_VERIFICATION_KEY = ["audit", "last-verification"] as const;
+export const LAST_VERIFICATION_KEY = auditKeys.lastVerification();
 
 /** The query key of the chain's seal (audit_checkpoint()). */
-export const SEAL_STATUS_KEY = ["audit", "seal"] as const;
+export const SEAL_STATUS_KEY = auditKeys.seal();
 
 /** "Chain intact — 1,234 entries verified", the verification panel's headline. */
 export function verificationHeadline(v: Pick<ChainVerification, "ok" | "checked" | "firstBrokenId">): string {

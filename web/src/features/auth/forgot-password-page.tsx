@@ -1,5 +1,8 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { ArrowLeft, CircleAlert, KeyRound, MailCheck } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod/mini";
 import { Link } from "react-router";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
@@ -11,7 +14,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/errors";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { validateForgot } from "./validation";
+import { forgotSchema } from "./validation";
 
 /** Link validity stated on the screen (spec §9; the server's recovery links last as long). */
 const LINK_VALID_HOURS = 24;
@@ -23,30 +26,23 @@ const LINK_VALID_HOURS = 24;
  */
 export function ForgotPasswordPage() {
   useDocumentTitle("Reset your password");
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm<z.input<typeof forgotSchema>>({ resolver: zodResolver(forgotSchema), defaultValues: { email: "" } });
+  const error = form.formState.errors.root?.message;
+  const busy = form.formState.isSubmitting;
   const [sentTo, setSentTo] = useState<string>();
 
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validateForgot(email);
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
+  const onSubmit = form.handleSubmit(async ({ email }) => {
     try {
       const sb = await getSupabase();
       const { error: refused } = await sb.auth.resetPasswordForEmail(email.trim(), {
         redirectTo: `${window.location.origin}/reset-password`,
       });
-      if (refused) setError(errorMessage(refused, "An error occurred"));
+      if (refused) form.setError("root", { type: "server", message: errorMessage(refused, "An error occurred") });
       else setSentTo(email.trim());
     } catch (e) {
-      setError(errorMessage(e, "An error occurred"));
-    } finally {
-      setBusy(false);
+      form.setError("root", { type: "server", message: errorMessage(e, "An error occurred") });
     }
-  }
+  });
 
   const backToLogin = (
     <Link to="/login" className="inline-flex items-center gap-1.5 font-medium text-primary underline-offset-4 hover:underline">
@@ -80,7 +76,7 @@ export function ForgotPasswordPage() {
                 className="font-medium text-primary underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
                 onClick={() => {
                   setSentTo(undefined);
-                  setEmail("");
+                  form.reset();
                 }}
               >
                 try again
@@ -113,11 +109,8 @@ export function ForgotPasswordPage() {
               autoComplete="email"
               inputMode="email"
               placeholder="you@company.com"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-              }}
               disabled={busy}
+              {...form.register("email")}
             />
           </Field>
           <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>

@@ -1,6 +1,9 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import type { User } from "@supabase/supabase-js";
 import { CircleAlert, ShieldCheck } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod/mini";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { AuthCard } from "@/components/ui/auth-frame";
 import { Button } from "@/components/ui/button";
@@ -8,12 +11,12 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { Spinner } from "@/components/ui/spinner";
-import { errorMessage } from "@/lib/errors";
+import { applyServerError } from "@/lib/form-errors";
 import { invokeFunction } from "@/lib/functions";
 import { MIN_PASSWORD_LENGTH } from "@/lib/password";
 import { notify } from "./notify";
 import { signInErrorMessage, signInWithPassword } from "./sign-in";
-import { validateSetup } from "./validation";
+import { setupSchema } from "./validation";
 
 /**
  * The first-run card of the sign-in screen: creates the first administrator
@@ -21,23 +24,22 @@ import { validateSetup } from "./validation";
  * only while the instance has no account) and signs in with it.
  */
 export function InitialSetupCard({ onSignedIn, disabled }: { onSignedIn: (user: User) => void; disabled: boolean }) {
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string>();
+  const form = useForm<z.input<typeof setupSchema>>({ resolver: zodResolver(setupSchema), defaultValues: { email: "", password: "" } });
+  const error = form.formState.errors.root?.message;
   const [busy, setBusy] = useState(false);
 
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validateSetup(email, password);
-    setError(problem);
-    if (problem) return;
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
     setBusy(true);
     try {
       await invokeFunction("db-recovery", { action: "SAFE_CREATE_ADMIN", admin_email: email.trim(), admin_password: password });
     } catch (e) {
-      const message = errorMessage(e, "The administrator could not be created.");
-      notify("error", "Bootstrap failed", { description: message });
-      setError(message);
+      // The function's per-field refusals go beside the fields (its names: admin_email, admin_password).
+      const p = await applyServerError(form.setError, e, {
+        fallback: "The administrator could not be created.",
+        fields: ["email", "password"],
+        aliases: { admin_email: "email", admin_password: "password" },
+      });
+      notify("error", "Bootstrap failed", { description: p.message });
       setBusy(false);
       return;
     }
@@ -45,10 +47,10 @@ export function InitialSetupCard({ onSignedIn, disabled }: { onSignedIn: (user: 
     try {
       onSignedIn(await signInWithPassword(email, password));
     } catch (e) {
-      setError(signInErrorMessage(e));
+      form.setError("root", { type: "server", message: signInErrorMessage(e) });
       setBusy(false);
     }
-  }
+  });
 
   const off = busy || disabled;
   return (
@@ -67,30 +69,15 @@ export function InitialSetupCard({ onSignedIn, disabled }: { onSignedIn: (user: 
             <AlertDescription>{error}</AlertDescription>
           </Alert>
         ) : null}
-        <Field label="Administrator e-mail">
-          <Input
-            type="email"
-            autoComplete="off"
-            placeholder="admin@company.com"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-            }}
-            disabled={off}
-          />
+        <Field label="Administrator e-mail" error={form.formState.errors.email?.message}>
+          <Input type="email" autoComplete="off" placeholder="admin@company.com" disabled={off} {...form.register("email")} />
         </Field>
         <Field
           label="Administrator password"
+          error={form.formState.errors.password?.message}
           hint={`At least ${MIN_PASSWORD_LENGTH} characters with upper- and lowercase letters and a number.`}
         >
-          <PasswordInput
-            autoComplete="new-password"
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-            }}
-            disabled={off}
-          />
+          <PasswordInput autoComplete="new-password" disabled={off} {...form.register("password")} />
         </Field>
         <Button type="submit" size="lg" className="mt-1 w-full" disabled={off}>
           {busy ? <Spinner size="sm" label={null} className="text-current" /> : <ShieldCheck aria-hidden="true" />}

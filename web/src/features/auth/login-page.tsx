@@ -1,7 +1,10 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import type { User } from "@supabase/supabase-js";
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, Eye, LogIn } from "lucide-react";
-import { lazy, Suspense, useState, type SubmitEvent } from "react";
+import { lazy, Suspense, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod/mini";
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
@@ -21,7 +24,7 @@ import { useDocumentTitle } from "@/lib/use-document-title";
 import { notify } from "./notify";
 import { SecondFactorStep } from "./second-factor-step";
 import { secondFactorRequired, signInErrorMessage, signInWithPassword } from "./sign-in";
-import { LOGIN_UNEXPECTED, mustResetPassword, validateLogin } from "./validation";
+import { LOGIN_UNEXPECTED, loginSchema, mustResetPassword } from "./validation";
 
 // Rarely shown (a fresh instance, or ?init=1): its own chunk.
 const InitialSetupCard = lazy(() => import("./initial-setup-card").then((m) => ({ default: m.InitialSetupCard })));
@@ -59,9 +62,8 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const returnTo = safeReturnPath((location.state as { from?: unknown } | null)?.from);
 
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const [error, setError] = useState<string>();
+  const form = useForm<z.input<typeof loginSchema>>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
+  const error = form.formState.errors.root?.message;
   // "busy"/"leaving": this screen navigates itself once signed in, so the
   // redirect for already signed-in visitors must not race it.
   const [phase, setPhase] = useState<Phase>("idle");
@@ -89,28 +91,24 @@ export function LoginPage() {
     void navigate(returnTo, { replace: true });
   }
 
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validateLogin(email, password);
-    setError(problem);
-    if (problem) return;
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
     setPhase("busy");
     try {
       const user = await signInWithPassword(email, password);
       if (await secondFactorRequired()) {
-        setPassword("");
+        form.resetField("password");
         setPhase("code");
         return;
       }
       afterSignIn(user);
     } catch (e) {
-      setError(signInErrorMessage(e));
+      form.setError("root", { type: "server", message: signInErrorMessage(e) });
       setPhase("idle");
     }
-  }
+  });
 
   async function enterPreview() {
-    setError(undefined);
+    form.clearErrors("root");
     setPhase("leaving");
     setPreviewFlag(true);
     try {
@@ -119,7 +117,7 @@ export function LoginPage() {
       window.location.assign("/");
     } catch (e) {
       setPreviewFlag(false);
-      setError(errorMessage(e, LOGIN_UNEXPECTED));
+      form.setError("root", { type: "server", message: errorMessage(e, LOGIN_UNEXPECTED) });
       setPhase("idle");
     }
   }
@@ -152,15 +150,11 @@ export function LoginPage() {
           <Field label="Email">
             <Input
               type="email"
-              name="email"
               autoComplete="username"
               inputMode="email"
               placeholder="you@company.com"
-              value={email}
-              onChange={(e) => {
-                setEmail(e.target.value);
-              }}
               disabled={busy}
+              {...form.register("email")}
             />
           </Field>
           <Field
@@ -171,15 +165,7 @@ export function LoginPage() {
               </Link>
             }
           >
-            <PasswordInput
-              name="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-              }}
-              disabled={busy}
-            />
+            <PasswordInput autoComplete="current-password" disabled={busy} {...form.register("password")} />
           </Field>
           <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>
             {phase === "busy" ? <Spinner size="sm" label={null} className="text-current" /> : <LogIn aria-hidden="true" />}

@@ -1,5 +1,8 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { CircleAlert, CircleCheck, KeyRound, LinkIcon } from "lucide-react";
-import { useEffect, useState, type SubmitEvent } from "react";
+import { useEffect, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod/mini";
 import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { Alert, AlertDescription } from "@/components/ui/alert";
@@ -13,7 +16,7 @@ import { errorMessage } from "@/lib/errors";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { PasswordRequirements } from "./password-requirements";
-import { INVALID_RESET_LINK, isRecoveryToken, mustResetPassword, readLinkTokens, validateReset } from "./validation";
+import { INVALID_RESET_LINK, isRecoveryToken, mustResetPassword, readLinkTokens, resetSchema } from "./validation";
 
 /** Spec §9: the screen goes to /login this long after the password changed. */
 const REDIRECT_AFTER_RESET_MS = 2000;
@@ -70,9 +73,9 @@ export function ResetPasswordPage() {
   // Read at once: supabase-js clears the fragment when it takes the tokens.
   const [tokens] = useState(() => readLinkTokens(window.location.search, window.location.hash));
   const [state, setState] = useState<State>(() => (updatedRecently() ? { kind: "updated" } : { kind: "checking" }));
-  const [password, setPassword] = useState("");
-  const [confirm, setConfirm] = useState("");
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string; form?: string }>({});
+  const form = useForm<z.input<typeof resetSchema>>({ resolver: zodResolver(resetSchema), defaultValues: { password: "", confirm: "" } });
+  const password = useWatch({ control: form.control, name: "password" });
+  const { errors } = form.formState;
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
@@ -106,17 +109,13 @@ export function ResetPasswordPage() {
     };
   }, [state.kind, navigate]);
 
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const found = validateReset(password, confirm);
-    setErrors(found);
-    if (found.password || found.confirm) return;
+  async function save(values: z.output<typeof resetSchema>) {
     setBusy(true);
     try {
       const sb = await getSupabase();
-      const { error } = await sb.auth.updateUser({ password });
+      const { error } = await sb.auth.updateUser({ password: values.password });
       if (error) {
-        setErrors({ form: errorMessage(error, "An error occurred while updating your password") });
+        form.setError("root", { type: "server", message: errorMessage(error, "An error occurred while updating your password") });
         setBusy(false);
         return;
       }
@@ -126,7 +125,7 @@ export function ResetPasswordPage() {
       // The user signs in afresh with the new password.
       await sb.auth.signOut().catch(() => undefined);
     } catch (e) {
-      setErrors({ form: errorMessage(e, "An error occurred while updating your password") });
+      form.setError("root", { type: "server", message: errorMessage(e, "An error occurred while updating your password") });
       setBusy(false);
     }
   }
@@ -186,32 +185,18 @@ export function ResetPasswordPage() {
             : "Choose a new password for your Fairbalance account."
         }
       >
-        <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
-          {errors.form ? (
+        <form noValidate onSubmit={(e) => void form.handleSubmit(save)(e)} className="grid gap-4">
+          {errors.root?.message ? (
             <Alert variant="destructive">
               <CircleAlert aria-hidden="true" />
-              <AlertDescription>{errors.form}</AlertDescription>
+              <AlertDescription>{errors.root.message}</AlertDescription>
             </Alert>
           ) : null}
-          <Field label="New password" error={errors.password}>
-            <PasswordInput
-              autoComplete="new-password"
-              value={password}
-              onChange={(e) => {
-                setPassword(e.target.value);
-              }}
-              disabled={busy}
-            />
+          <Field label="New password" error={errors.password?.message}>
+            <PasswordInput autoComplete="new-password" disabled={busy} {...form.register("password")} />
           </Field>
-          <Field label="Confirm new password" error={errors.confirm}>
-            <PasswordInput
-              autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => {
-                setConfirm(e.target.value);
-              }}
-              disabled={busy}
-            />
+          <Field label="Confirm new password" error={errors.confirm?.message}>
+            <PasswordInput autoComplete="new-password" disabled={busy} {...form.register("confirm")} />
           </Field>
           <PasswordRequirements password={password} />
           <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy}>

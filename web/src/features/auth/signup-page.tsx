@@ -1,8 +1,11 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { CircleAlert, MailCheck, UserPlus } from "lucide-react";
-import { useEffect, useRef, useState, type SubmitEvent } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { Link, Navigate, useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import type { z } from "zod/mini";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
 import { Badge } from "@/components/ui/badge";
@@ -12,31 +15,22 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PageSpinner, Spinner } from "@/components/ui/spinner";
+import { acceptInvite as callAcceptInvite, inviteKeys, lookUpInvite as callGetInvite } from "@/entities/invites";
+import { claimFirstAdmin } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { PasswordRequirements } from "./password-requirements";
-import {
-  acceptInviteNotice,
-  hasErrors,
-  inviteProblem,
-  parseInvite,
-  validateSignup,
-  type InviteInfo,
-  type Notice,
-  type SignupErrors,
-  type SignupValues,
-} from "./validation";
+import { acceptInviteNotice, inviteProblem, parseInvite, signupSchema, type InviteInfo, type Notice } from "./validation";
 
 const UNEXPECTED = "An unexpected error occurred. Please try again.";
 const FAILED = "Sign up failed. Please try again.";
 
 /** Looks an invitation up by its token (rpc get_invite: e-mail and role only). */
 async function lookUpInvite(token: string): Promise<InviteInfo> {
-  const sb = await getSupabase();
-  const { data, error } = await sb.rpc("get_invite", { token });
+  const { data, error } = await callGetInvite(token);
   if (error) throw new Error(inviteProblem(error));
   const invite = parseInvite(data);
   if (!invite) throw new Error(inviteProblem(null));
@@ -51,12 +45,12 @@ async function lookUpInvite(token: string): Promise<InviteInfo> {
  */
 async function acceptInvite(token: string, signedUpId?: string): Promise<Notice> {
   try {
-    const sb = await getSupabase();
     if (signedUpId) {
+      const sb = await getSupabase();
       const joined = await sb.from("profiles_v2").select("org_id").eq("id", signedUpId).maybeSingle();
       if (isJoined(joined.data)) return acceptInviteNotice({ success: true }, null);
     }
-    const { data, error } = await sb.rpc("accept_invite", { token });
+    const { data, error } = await callAcceptInvite(token);
     return acceptInviteNotice(data, error);
   } catch (e) {
     return { kind: "error", title: "Failed to accept invite", description: errorMessage(e, "Please contact an administrator.") };
@@ -70,19 +64,6 @@ function isJoined(row: unknown): boolean {
 function showNotice(notice: Notice) {
   if (notice.kind === "success") toast.success(notice.title, { description: notice.description });
   else toast.error(notice.title, { description: notice.description });
-}
-
-/**
- * After a sign-up without an invitation that signed the user in at once:
- * the first administrator bootstrap (spec: "update profiles_v2 with role
- * admin and full_name for the first admin"). The server allows a user to
- * make themselves admin only while the instance has no admin at all, so the
- * attempt is refused everywhere else and only the name is kept.
- */
-async function claimFirstAdmin(userId: string, fullName: string): Promise<void> {
-  const sb = await getSupabase();
-  const { error } = await sb.from("profiles_v2").update({ role: "admin", full_name: fullName }).eq("id", userId);
-  if (error) await sb.from("profiles_v2").update({ full_name: fullName }).eq("id", userId);
 }
 
 type Phase = { kind: "form" } | { kind: "busy" } | { kind: "sent"; email: string } | { kind: "leaving" };
@@ -103,16 +84,26 @@ export function SignupPage() {
   const token = params.get("invite") ?? "";
 
   const invite = useQuery({
-    queryKey: ["invite", token],
+    queryKey: inviteKeys.byToken(token),
     queryFn: () => lookUpInvite(token),
     enabled: token !== "",
     retry: false,
     staleTime: 0,
   });
 
-  const [values, setValues] = useState<SignupValues>({ firstName: "", lastName: "", email: "", password: "" });
-  const [errors, setErrors] = useState<SignupErrors>({});
+  const form = useForm<z.input<typeof signupSchema>>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { firstName: "", lastName: "", email: "", password: "" },
+  });
+  const password = useWatch({ control: form.control, name: "password" });
+  const { errors } = form.formState;
   const [phase, setPhase] = useState<Phase>({ kind: "form" });
+
+  // The invited address is the account's: the field shows it, read-only.
+  const invitedEmail = invite.data?.email;
+  useEffect(() => {
+    if (invitedEmail !== undefined) form.setValue("email", invitedEmail);
+  }, [invitedEmail, form]);
 
   // Back from the confirmation link (or already signed in) with an
   // invitation: accept it once, then go home.
@@ -134,18 +125,7 @@ export function SignupPage() {
   const withInvite = token !== "";
   const validating = withInvite && invite.isPending;
   const inviteError = withInvite && invite.isError ? invite.error.message : undefined;
-  const email = invite.data?.email ?? values.email;
-
-  const set = (key: keyof SignupValues) => (e: { target: { value: string } }) => {
-    setValues((v) => ({ ...v, [key]: e.target.value }));
-  };
-
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const current = { ...values, email };
-    const found = validateSignup(current);
-    setErrors(found);
-    if (hasErrors(found)) return;
+  const onSubmit = form.handleSubmit(async (current) => {
     setPhase({ kind: "busy" });
     const firstName = current.firstName.trim();
     const lastName = current.lastName.trim();
@@ -167,12 +147,12 @@ export function SignupPage() {
       if (error) {
         const message = errorMessage(error, FAILED);
         toast.error("Sign Up Failed", { description: message });
-        setErrors({ form: message });
+        form.setError("root", { type: "server", message });
         setPhase({ kind: "form" });
         return;
       }
       if (!data.user) {
-        setErrors({ form: FAILED });
+        form.setError("root", { type: "server", message: FAILED });
         setPhase({ kind: "form" });
         return;
       }
@@ -190,10 +170,10 @@ export function SignupPage() {
       }
       void navigate("/", { replace: true });
     } catch {
-      setErrors({ form: UNEXPECTED });
+      form.setError("root", { type: "server", message: UNEXPECTED });
       setPhase({ kind: "form" });
     }
-  }
+  });
 
   if (phase.kind === "sent") {
     return (
@@ -266,18 +246,18 @@ export function SignupPage() {
                 </Badge>
               </div>
             ) : null}
-            {errors.form ? (
+            {errors.root?.message ? (
               <Alert variant="destructive">
                 <CircleAlert aria-hidden="true" />
-                <AlertDescription>{errors.form}</AlertDescription>
+                <AlertDescription>{errors.root.message}</AlertDescription>
               </Alert>
             ) : null}
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field label="First name" error={errors.firstName}>
-                <Input autoComplete="given-name" value={values.firstName} onChange={set("firstName")} disabled={busy} />
+              <Field label="First name" error={errors.firstName?.message}>
+                <Input autoComplete="given-name" disabled={busy} {...form.register("firstName")} />
               </Field>
-              <Field label="Last name" error={errors.lastName}>
-                <Input autoComplete="family-name" value={values.lastName} onChange={set("lastName")} disabled={busy} />
+              <Field label="Last name" error={errors.lastName?.message}>
+                <Input autoComplete="family-name" disabled={busy} {...form.register("lastName")} />
               </Field>
             </div>
             <Field label="Email" hint={invite.data ? "The address your invitation was sent to." : undefined}>
@@ -286,16 +266,15 @@ export function SignupPage() {
                 autoComplete="email"
                 inputMode="email"
                 placeholder="you@company.com"
-                value={email}
-                onChange={set("email")}
                 readOnly={Boolean(invite.data)}
                 disabled={busy || validating}
+                {...form.register("email")}
               />
             </Field>
-            <Field label="Password" error={errors.password}>
-              <PasswordInput autoComplete="new-password" value={values.password} onChange={set("password")} disabled={busy} />
+            <Field label="Password" error={errors.password?.message}>
+              <PasswordInput autoComplete="new-password" disabled={busy} {...form.register("password")} />
             </Field>
-            <PasswordRequirements password={values.password} />
+            <PasswordRequirements password={password} />
             <Button type="submit" size="lg" className="mt-1 w-full" disabled={busy || validating}>
               {phase.kind === "busy" ? <Spinner size="sm" label={null} className="text-current" /> : null}
               {withInvite ? "Join Organization" : "Create Account"}

@@ -1,8 +1,10 @@
 /**
- * The sign-in screens' validation and the small decisions around it, as
- * plain functions (no schema library: the sign-in route must stay light).
- * Messages are the specification's, word for word, where it gives them.
+ * The sign-in screens' validation and the small decisions around it: the
+ * rules as plain functions, and the forms' schemas (zod's small "mini"
+ * build, so the sign-in route stays light) made of them. Messages are the
+ * specification's, word for word, where it gives them.
  */
+import { z } from "zod/mini";
 import { isRecord } from "@/lib/api";
 import { errorMessage } from "@/lib/errors";
 import { passwordProblem, PASSWORDS_DO_NOT_MATCH } from "@/lib/password";
@@ -74,6 +76,52 @@ export function validateReset(password: string, confirm: string): { password?: s
   if (password !== confirm) return { confirm: PASSWORDS_DO_NOT_MATCH };
   return {};
 }
+
+/** Adds a message for `path` ("root": the form's own message, shown above the fields). */
+function issue(ctx: { addIssue: (issue: { code: "custom"; path: string[]; message: string }) => void }, path: string, message: string | undefined) {
+  if (message) ctx.addIssue({ code: "custom", path: [path], message });
+}
+
+/** The sign-in form: both fields, else the spec's message for the form. */
+export const loginSchema = z.object({ email: z.string(), password: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    issue(ctx, "root", validateLogin(v.email, v.password));
+  }),
+);
+
+/** The initial-setup form: both fields and a password the server accepts (the form's message). */
+export const setupSchema = z.object({ email: z.string(), password: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    issue(ctx, "root", validateSetup(v.email, v.password));
+  }),
+);
+
+/** The sign-up form: names beside their fields, the e-mail/password pair for the form, the password rules beside it. */
+export const signupSchema = z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), password: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    const errors = validateSignup(v);
+    issue(ctx, "firstName", errors.firstName);
+    issue(ctx, "lastName", errors.lastName);
+    issue(ctx, "root", errors.form);
+    issue(ctx, "password", errors.password);
+  }),
+);
+
+/** The forgot-password form: a non-blank e-mail (the form's message). */
+export const forgotSchema = z.object({ email: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    issue(ctx, "root", validateForgot(v.email));
+  }),
+);
+
+/** The reset-password form: the first unmet rule beside the password, then the confirmation. */
+export const resetSchema = z.object({ password: z.string(), confirm: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    const errors = validateReset(v.password, v.confirm);
+    issue(ctx, "password", errors.password);
+    issue(ctx, "confirm", errors.confirm);
+  }),
+);
 
 /** The session tokens (or the error) an e-mail link brought in the query string or fragment. */
 export interface LinkTokens {

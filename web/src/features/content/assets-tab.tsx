@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { ChevronRight, FilePlus2, FileSearch, Files } from "lucide-react";
 import { useMemo } from "react";
 import { Link, useNavigate } from "react-router";
@@ -9,9 +9,12 @@ import { MemberAvatar } from "@/components/ui/member-avatar";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, searchKindLabel, statusBadge } from "@/lib/content-types";
 import { formatRelativeTime } from "@/lib/format-time";
-import { type Asset, CONTENT_KEY, type ContentFilters, fetchRows, type Member, nextCursor, type Product, searchContent, type SearchResult, type SortKey } from "./api";
-import type { Cursor } from "./keyset";
+import { type Asset, assetListQuery } from "@/entities/assets";
+import { type ContentFilters, type SearchAnswer, searchQuery, type SearchResult } from "@/entities/content";
+import type { Member } from "@/entities/members";
+import type { Product } from "@/entities/products";
 import { Expiry, ListSkeleton, LoadError, LoadMore, Meta, Snippet } from "./parts";
+import { type SortKey, SORTS } from "./tabs";
 import { useMediaQuery } from "./use-media-query";
 
 interface Props {
@@ -32,13 +35,7 @@ export function AssetsTab(props: Props) {
 
 function AssetList({ filters, sort, canWrite, products, members, onCreate, filtered }: Props) {
   const wide = useMediaQuery("(min-width: 768px)");
-  const list = useInfiniteQuery({
-    queryKey: [CONTENT_KEY, "assets", "list", filters, sort],
-    initialPageParam: null as Cursor | null,
-    queryFn: ({ pageParam, signal }) => fetchRows<Asset>("assets", filters, sort, pageParam, signal),
-    getNextPageParam: (page) => nextCursor(sort, page),
-    staleTime: 15_000,
-  });
+  const list = useInfiniteQuery(assetListQuery(filters, SORTS[sort].spec));
   const rows = useMemo(() => list.data?.pages.flat() ?? [], [list.data]);
   const productName = useMemo(() => new Map(products.map((p) => [p.id, p.brand_name])), [products]);
   const memberById = useMemo(() => new Map(members.map((m) => [m.id, m])), [members]);
@@ -208,11 +205,7 @@ function AssetCards({ rows, productName, memberById }: RowProps) {
 }
 
 function AssetSearch({ query, filters }: Props) {
-  const search = useQuery({
-    queryKey: [CONTENT_KEY, "search", "assets", query, filters],
-    queryFn: ({ signal }) => searchContent(query, "assets", filters, signal),
-    staleTime: 10_000,
-  });
+  const search = useQuery(searchQuery("asset", query, filters));
   return <SearchResults query={query} search={search} what="assets" />;
 }
 
@@ -224,7 +217,7 @@ export function SearchResults({
   onSelect,
 }: {
   query: string;
-  search: ReturnType<typeof useQuery<{ results: SearchResult[] }>>;
+  search: UseQueryResult<SearchAnswer>;
   what: string;
   onSelect?: (result: SearchResult) => void;
 }) {

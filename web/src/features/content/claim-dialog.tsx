@@ -1,19 +1,23 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link2, Unlink } from "lucide-react";
-import { useMemo, useState, type SubmitEvent } from "react";
+import { useMemo, useState } from "react";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import type { z } from "zod";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
+import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
+import { FormError, FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/select";
-import { Separator } from "@/components/ui/separator";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useProfile } from "@/lib/auth";
+import { type Claim, type ClaimValues, claimPassagesQuery, decideClaim, invalidateClaims, linkPassage, saveClaim, unlinkPassage } from "@/entities/claims";
+import { claimFormValues, claimSchema, type PassageFormInput, passageSchema } from "@/entities/claims/schema";
+import type { Product } from "@/entities/products";
+import { referenceOptionsQuery } from "@/entities/references";
+import { useProfile } from "@/entities/profile";
 import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
-import { type Claim, type ClaimReference, CONTENT_KEY, deleteRow, type Product, saveRow, useAllReferences, useClaimReferences } from "./api";
+import { applyServerError } from "@/lib/form-errors";
 
 /**
  * Creates (claim = null) or edits a claim, and links it to reference
@@ -35,36 +39,22 @@ export function ClaimDialog({
 }) {
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState<Claim | null>(claim);
-  const [text, setText] = useState(claim?.text ?? "");
-  const [variants, setVariants] = useState((claim?.variants ?? []).join("\n"));
-  const [productId, setProductId] = useState(claim?.product_id ?? "");
-  const [status, setStatus] = useState(claim?.status ?? "draft");
-  const [expiresAt, setExpiresAt] = useState(claim?.expires_at ?? "");
-  const [textError, setTextError] = useState<string>();
-
+  const form = useForm<z.input<typeof claimSchema>, unknown, z.output<typeof claimSchema>>({
+    resolver: zodResolver(claimSchema),
+    defaultValues: claimFormValues(claim),
+  });
   const decides = decidesContentStatus(useProfile().data?.role);
-  // Authors edit drafts; a decided claim is its reviewers' (the server's rule).
+  // Authors edit drafts; a decided claim is its reviewers' (the server's rule):
+  // they set its status and expiry, never its text.
   const readOnly = !canWrite || (!decides && (saved?.status ?? "draft") !== "draft");
   const save = useMutation({
-    mutationFn: () =>
-      saveRow<Claim>(
-        "claims",
-        saved?.id ?? null,
-        readOnly
-          ? { status, expires_at: expiresAt || null }
-          : {
-              text: text.trim(),
-              variants: variants
-                .split("\n")
-                .map((v) => v.trim())
-                .filter(Boolean),
-              product_id: productId || null,
-              ...(decides ? { status } : {}),
-              expires_at: expiresAt || null,
-            },
-      ),
+    mutationFn: (values: ClaimValues) => {
+      if (saved && readOnly) return decideClaim(saved.id, { status: values.status, expires_at: values.expires_at });
+      const { status, ...authored } = values;
+      return saveClaim(saved?.id ?? null, decides ? { ...authored, status } : authored);
+    },
     onSuccess: (row) => {
-      void queryClient.invalidateQueries({ queryKey: [CONTENT_KEY] });
+      void invalidateClaims(queryClient);
       if (saved) {
         toast.success("Claim saved");
         onClose();
@@ -75,142 +65,100 @@ export function ClaimDialog({
     },
   });
 
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (text.trim() === "") {
-      setTextError("Write the claim.");
-      return;
-    }
-    setTextError(undefined);
-    save.mutate();
-  };
-
+  const { register } = form;
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open) onClose();
-      }}
-    >
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>{saved ? (readOnly ? "Claim" : "Edit claim") : "New claim"}</DialogTitle>
-          <DialogDescription>A statement your organisation may make, substantiated down to the page and passage of its references.</DialogDescription>
-        </DialogHeader>
-        <form className="grid gap-4" onSubmit={submit} noValidate>
-          <Field label="Claim" error={textError}>
-            <Textarea value={text} readOnly={readOnly} rows={3} maxLength={2000} onChange={(e) => { setText(e.target.value); }} />
-          </Field>
-          <Field label="Variants" hint="Approved alternative wordings, one per line.">
-            <Textarea value={variants} readOnly={readOnly} rows={2} onChange={(e) => { setVariants(e.target.value); }} />
-          </Field>
-          <div className="grid items-start gap-4 sm:grid-cols-3">
-            <Field label="Product">
-              <NativeSelect value={productId} disabled={readOnly} onChange={(e) => { setProductId(e.target.value); }}>
-                <option value="">No product</option>
-                {products.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.brand_name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Status" hint={decides ? undefined : STATUS_DECIDED_HINT}>
-              <NativeSelect value={status} disabled={!decides} onChange={(e) => { setStatus(e.target.value); }}>
-                {CLAIM_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {claimStatusLabel(s)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Expires">
-              <Input type="date" value={expiresAt} readOnly={readOnly && !decides} onChange={(e) => { setExpiresAt(e.target.value); }} />
-            </Field>
-          </div>
-          {save.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription>{errorMessage(save.error, "The claim could not be saved.")}</AlertDescription>
-            </Alert>
-          ) : null}
-          {readOnly && !(decides && saved) ? null : (
-            <div className="flex justify-end">
-              <Button type="submit" disabled={save.isPending}>
-                {save.isPending ? "Saving…" : saved ? "Save claim" : "Create claim"}
-              </Button>
-            </div>
-          )}
-        </form>
-
-        <Separator />
-        {saved ? (
+    <EntityFormDialog
+      form={form}
+      title={saved ? (readOnly ? "Claim" : "Edit claim") : "New claim"}
+      description="A statement your organisation may make, substantiated down to the page and passage of its references."
+      onSubmit={(values) => save.mutateAsync(values)}
+      onClose={onClose}
+      readOnly={readOnly && !decides}
+      submitLabel={saved ? "Save claim" : "Create claim"}
+      errorFallback="The claim could not be saved."
+      after={
+        saved ? (
           <Passages claimId={saved.id} canWrite={canWrite} />
         ) : (
           <p className="text-sm text-muted-foreground">Create the claim to link the reference passages that substantiate it.</p>
-        )}
-
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            Close
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+        )
+      }
+    >
+      <FormField name="text" label="Claim">
+        <Textarea readOnly={readOnly} rows={3} maxLength={2000} {...register("text")} />
+      </FormField>
+      <FormField name="variants" label="Variants" hint="Approved alternative wordings, one per line.">
+        <Textarea readOnly={readOnly} rows={2} {...register("variants")} />
+      </FormField>
+      <div className="grid items-start gap-4 sm:grid-cols-3">
+        <FormField name="product_id" label="Product">
+          <FormSelect name="product_id" disabled={readOnly}>
+            <option value="">No product</option>
+            {products.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.brand_name}
+              </option>
+            ))}
+          </FormSelect>
+        </FormField>
+        <FormField name="status" label="Status" hint={decides ? undefined : STATUS_DECIDED_HINT}>
+          <FormSelect name="status" disabled={!decides}>
+            {CLAIM_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {claimStatusLabel(s)}
+              </option>
+            ))}
+          </FormSelect>
+        </FormField>
+        <FormField name="expires_at" label="Expires">
+          <Input type="date" readOnly={readOnly && !decides} {...register("expires_at")} />
+        </FormField>
+      </div>
+    </EntityFormDialog>
   );
 }
 
+const EMPTY_PASSAGE: PassageFormInput = { reference_id: "", page: "1", passage: "" };
+
 function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean }) {
   const queryClient = useQueryClient();
-  const links = useClaimReferences(claimId);
-  const references = useAllReferences();
+  const links = useQuery(claimPassagesQuery(claimId));
+  const references = useQuery(referenceOptionsQuery());
   const refById = useMemo(() => new Map((references.data ?? []).map((r) => [r.id, r])), [references.data]);
-  const [referenceId, setReferenceId] = useState("");
-  const [page, setPage] = useState("1");
-  const [passage, setPassage] = useState("");
-  const [formError, setFormError] = useState<string>();
-  const chosen = refById.get(referenceId);
-
-  const invalidate = () => queryClient.invalidateQueries({ queryKey: [CONTENT_KEY, "claim_references", claimId] });
+  const schema = useMemo(() => passageSchema((id) => refById.get(id)?.page_count ?? 0), [refById]);
+  const form = useForm<PassageFormInput, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY_PASSAGE,
+  });
+  const chosen = refById.get(useWatch({ control: form.control, name: "reference_id" }));
 
   const link = useMutation({
-    mutationFn: () =>
-      saveRow<ClaimReference>("claim_references", null, {
-        claim_id: claimId,
-        reference_id: referenceId,
-        page: Number(page),
-        passage: passage.trim(),
-      }),
+    mutationFn: (values: z.output<typeof schema>) => linkPassage({ claim_id: claimId, ...values }),
     onSuccess: () => {
       toast.success("Passage linked");
-      setPassage("");
-      void invalidate();
+      form.resetField("passage");
+      void invalidateClaims(queryClient);
     },
   });
   const unlink = useMutation({
-    mutationFn: (id: string) => deleteRow("claim_references", id),
+    mutationFn: unlinkPassage,
     onSuccess: () => {
       toast.success("Passage unlinked");
-      void invalidate();
+      void invalidateClaims(queryClient);
     },
     onError: (err) => toast.error(errorMessage(err, "The passage could not be unlinked.")),
   });
 
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    link.reset();
-    const n = Number(page);
-    let problem: string | undefined;
-    if (!referenceId) problem = "Choose a reference.";
-    else if (!Number.isInteger(n) || n < 1) problem = "Enter a page number (1 or more).";
-    else if (chosen && chosen.page_count > 0 && n > chosen.page_count) {
-      problem = `This reference has ${chosen.page_count} ${chosen.page_count === 1 ? "page" : "pages"}.`;
-    } else if (passage.trim() === "") problem = "Quote the passage that supports the claim.";
-    setFormError(problem);
-    if (!problem) link.mutate();
-  };
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await link.mutateAsync(values);
+    } catch (error) {
+      await applyServerError(form.setError, error, { fallback: "The passage could not be linked.", fields: Object.keys(EMPTY_PASSAGE) });
+    }
+  });
 
   return (
-    <section aria-labelledby="passages-title" className="grid gap-3">
+    <section aria-labelledby="passages-title" className="grid min-w-0 gap-3">
       <h3 id="passages-title" className="text-sm font-semibold">
         Reference passages
       </h3>
@@ -226,7 +174,7 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
         <ul className="grid gap-2" aria-label="Linked passages">
           {links.data.map((l) => (
             <li key={l.id} className="flex items-start justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
-              <p className="min-w-0 leading-6">
+              <p className="min-w-0 leading-6 break-words">
                 <span className="font-medium">{refById.get(l.reference_id)?.title ?? "Reference"}</span>, p. {l.page}: “{l.passage}”
               </p>
               {canWrite ? (
@@ -249,44 +197,43 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
       )}
 
       {canWrite ? (
-        <form className="grid gap-3 rounded-lg border p-3" onSubmit={submit} noValidate aria-label="Link reference passage">
-          <p className="text-sm font-medium">Link reference passage</p>
-          <div className="grid gap-3 sm:grid-cols-[1fr_7rem]">
-            <Field label="Reference">
-              <NativeSelect value={referenceId} onChange={(e) => { setReferenceId(e.target.value); }}>
-                <option value="">Choose a reference…</option>
-                {(references.data ?? []).map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.title}
-                    {r.page_count > 0 ? ` (${r.page_count} p.)` : ""}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Page">
-              <Input type="number" inputMode="numeric" min={1} max={chosen && chosen.page_count > 0 ? chosen.page_count : undefined} value={page} onChange={(e) => { setPage(e.target.value); }} />
-            </Field>
-          </div>
-          <Field label="Quoted passage" hint="Copy the words exactly as they appear on that page.">
-            <Textarea value={passage} rows={2} maxLength={2000} onChange={(e) => { setPassage(e.target.value); }} />
-          </Field>
-          {formError ? (
-            <p role="alert" className="text-sm font-medium text-destructive">
-              {formError}
-            </p>
-          ) : null}
-          {link.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription>{errorMessage(link.error, "The passage could not be linked.")}</AlertDescription>
-            </Alert>
-          ) : null}
-          <div className="flex justify-end">
-            <Button type="submit" variant="outline" disabled={link.isPending}>
-              <Link2 aria-hidden="true" />
-              {link.isPending ? "Linking…" : "Link passage"}
-            </Button>
-          </div>
-        </form>
+        <FormProvider {...form}>
+          <form className="grid min-w-0 gap-3 rounded-lg border p-3" onSubmit={(event) => void submit(event)} noValidate aria-label="Link reference passage">
+            <p className="text-sm font-medium">Link reference passage</p>
+            <div className="grid gap-3 sm:grid-cols-[1fr_7rem]">
+              <FormField name="reference_id" label="Reference">
+                <FormSelect name="reference_id">
+                  <option value="">Choose a reference…</option>
+                  {(references.data ?? []).map((r) => (
+                    <option key={r.id} value={r.id}>
+                      {r.title}
+                      {r.page_count > 0 ? ` (${r.page_count} p.)` : ""}
+                    </option>
+                  ))}
+                </FormSelect>
+              </FormField>
+              <FormField name="page" label="Page">
+                <Input
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={chosen && chosen.page_count > 0 ? chosen.page_count : undefined}
+                  {...form.register("page")}
+                />
+              </FormField>
+            </div>
+            <FormField name="passage" label="Quoted passage" hint="Copy the words exactly as they appear on that page.">
+              <Textarea rows={2} maxLength={2000} {...form.register("passage")} />
+            </FormField>
+            <FormError />
+            <div className="flex justify-end">
+              <Button type="submit" variant="outline" disabled={form.formState.isSubmitting}>
+                <Link2 aria-hidden="true" />
+                {form.formState.isSubmitting ? "Linking…" : "Link passage"}
+              </Button>
+            </div>
+          </form>
+        </FormProvider>
       ) : null}
     </section>
   );

@@ -1,3 +1,4 @@
+import { useQuery } from "@tanstack/react-query";
 import { FilePlus2, Plus, Search, SlidersHorizontal, X } from "lucide-react";
 import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
@@ -6,7 +7,10 @@ import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
 import { NativeSelect } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
-import { useProfile } from "@/lib/auth";
+import { contentCountsQuery, type ContentFilters } from "@/entities/content";
+import { membersQuery } from "@/entities/members";
+import { productsQuery } from "@/entities/products";
+import { useProfile } from "@/entities/profile";
 import {
   ASSET_STATUSES,
   ASSET_TYPES,
@@ -26,9 +30,9 @@ import {
 } from "@/lib/content-types";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { type ContentFilters, type SortKey, SORTS, type Tab, TAB_SORTS, TABS, useContentCounts, useMembers, useProducts } from "./api";
 import { AssetsTab } from "./assets-tab";
 import { ClaimsTab, ModulesTab, ReferencesTab } from "./library-tabs";
+import { type SortKey, SORTS, type Tab, TAB_SORTS, TABS } from "./tabs";
 import { useMediaQuery } from "./use-media-query";
 
 // The create dialog carries the editor (ProseMirror); it loads on first use.
@@ -130,9 +134,9 @@ export function ContentPage() {
 
   const inline = useMediaQuery("(min-width: 640px)");
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const counts = useContentCounts();
-  const products = useProducts();
-  const members = useMembers();
+  const counts = useQuery(contentCountsQuery());
+  const products = useQuery(productsQuery());
+  const members = useQuery(membersQuery(profile.data?.org_id));
 
   const update = (changes: Record<string, string | null>, replace = false) => {
     const next = new URLSearchParams(params);

@@ -1,22 +1,26 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { FileUp, PenLine, Upload } from "lucide-react";
-import { lazy, Suspense, useId, useMemo, useRef, useState, type DragEvent, type SubmitEvent } from "react";
+import { lazy, Suspense, useId, useMemo, useRef, useState, type DragEvent } from "react";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { useNavigate } from "react-router";
 import { toast } from "sonner";
-import { Alert, AlertDescription } from "@/components/ui/alert";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
+import { FormError, FormField, FormSelect } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import type { RichTextValue } from "@/components/ui/rich-text-editor";
-import { NativeSelect } from "@/components/ui/select";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { type Asset, createAsset, invalidateAssets, type NewAsset } from "@/entities/assets";
+import { assetFieldRules, jobCodeRule } from "@/entities/assets/schema";
+import { insertableModulesQuery } from "@/entities/modules";
+import type { Product } from "@/entities/products";
 import { ASSET_TYPES, assetTypeLabel, AUDIENCES, audienceLabel, formatBytes, UPLOAD_TYPES } from "@/lib/content-types";
-import { errorMessage } from "@/lib/errors";
+import { applyServerError } from "@/lib/form-errors";
 import { cn } from "@/lib/utils";
-import { type Asset, callRpc, CONTENT_KEY, type Product, useInsertableModules } from "./api";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
 
@@ -27,11 +31,46 @@ const MARKETS = ["US", "EU", "UK", "CA", "JP"];
 
 type Mode = "compose" | "upload";
 
-interface Errors {
-  title?: string;
-  body?: string;
-  file?: string;
-}
+/** The details (the server's rules) and the first version: composed content or a file. */
+const schema = z
+  .object({
+    mode: z.enum(["compose", "upload"]),
+    title: assetFieldRules.title,
+    type: assetFieldRules.type,
+    product_id: assetFieldRules.product_id,
+    audience: assetFieldRules.audience,
+    channel: assetFieldRules.channel,
+    market: assetFieldRules.market,
+    job_code: jobCodeRule,
+    expires_at: assetFieldRules.expires_at,
+    content: z.custom<RichTextValue | null>(),
+    file: z.custom<File | null>(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.mode === "compose" && (v.content?.text.trim() ?? "") === "") {
+      ctx.addIssue({ code: "custom", path: ["content"], message: "The content is empty." });
+    }
+    if (v.mode === "upload") {
+      const problem = v.file ? fileProblem(v.file) : "Choose a PDF or image to upload.";
+      if (problem) ctx.addIssue({ code: "custom", path: ["file"], message: problem });
+    }
+  });
+type Values = z.input<typeof schema>;
+type Output = z.output<typeof schema>;
+
+const DEFAULTS: Values = {
+  mode: "compose",
+  title: "",
+  type: "email",
+  product_id: "",
+  audience: "hcp",
+  channel: "",
+  market: "US",
+  job_code: "",
+  expires_at: "",
+  content: null,
+  file: null,
+};
 
 /**
  * Creates an asset with its first version, either composed in the editor
@@ -51,19 +90,10 @@ export function CreateAssetDialog({
 }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const modules = useInsertableModules(open);
-  const [mode, setMode] = useState<Mode>("compose");
-  const [title, setTitle] = useState("");
-  const [type, setType] = useState<string>("email");
-  const [productId, setProductId] = useState("");
-  const [audience, setAudience] = useState<string>("hcp");
-  const [channel, setChannel] = useState("");
-  const [market, setMarket] = useState("US");
-  const [jobCode, setJobCode] = useState("");
-  const [expiresAt, setExpiresAt] = useState("");
-  const [content, setContent] = useState<RichTextValue | null>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  const modules = useQuery(insertableModulesQuery(open));
+  const form = useForm<Values, unknown, Output>({ resolver: zodResolver(schema), defaultValues: DEFAULTS });
+  const [mode, productId, market, file, content] = useWatch({ control: form.control, name: ["mode", "product_id", "market", "file", "content"] });
+  const { errors } = form.formState;
   const { state, upload, cancel } = useUpload("asset-files");
 
   const activeProducts = useMemo(() => products.filter((p) => p.active), [products]);
@@ -78,52 +108,52 @@ export function CreateAssetDialog({
   );
 
   const create = useMutation({
-    mutationFn: async (): Promise<Asset | null> => {
-      const meta = {
-        title: title.trim(),
-        type,
-        product_id: productId || null,
-        audience,
-        channel: channel.trim(),
-        market,
-        job_code: jobCode.trim() || null,
-        expires_at: expiresAt || null,
+    mutationFn: async ({ mode: chosen, content: composed, file: chosenFile, ...meta }: Output): Promise<Asset | null> => {
+      // Absent optional details are left out (create_asset reads absent as none).
+      const details: NewAsset = {
+        title: meta.title,
+        type: meta.type,
+        audience: meta.audience,
+        channel: meta.channel,
+        market: meta.market,
+        ...(meta.product_id ? { product_id: meta.product_id } : {}),
+        ...(meta.job_code ? { job_code: meta.job_code } : {}),
+        ...(meta.expires_at ? { expires_at: meta.expires_at } : {}),
       };
-      if (mode === "compose") {
-        return callRpc<Asset>("create_asset", { ...meta, content_json: content?.json, content_html: content?.html });
+      if (chosen === "compose") {
+        return createAsset({ ...details, content_json: composed?.json, content_html: composed?.html ?? "" });
       }
-      if (!file) return null;
-      const prepared = await upload(file);
+      if (!chosenFile) return null;
+      const prepared = await upload(chosenFile);
       if (!prepared) return null;
-      return callRpc<Asset>("create_asset", { ...meta, file_path: prepared.path, file_name: file.name });
+      return createAsset({ ...details, file_path: prepared.path, file_name: chosenFile.name });
     },
     onSuccess: (asset) => {
       if (!asset) {
         toast.info("Upload cancelled", { description: "Nothing was created." });
         return;
       }
-      void queryClient.invalidateQueries({ queryKey: [CONTENT_KEY] });
+      void invalidateAssets(queryClient);
       toast.success("Asset created", { description: `${asset.title} · ${asset.job_code}` });
       onOpenChange(false);
       void navigate(`/assets/${asset.id}`);
     },
   });
 
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const next: Errors = {};
-    if (title.trim() === "") next.title = "Give the asset a title.";
-    if (mode === "compose" && (content?.text.trim() ?? "") === "") next.body = "Write the content, or switch to Upload.";
-    if (mode === "upload") {
-      if (!file) next.file = "Choose a PDF or image to upload.";
-      else next.file = fileProblem(file) ?? undefined;
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await create.mutateAsync(values);
+    } catch (error) {
+      await applyServerError(form.setError, error, {
+        fallback: "The asset could not be created.",
+        fields: Object.keys(DEFAULTS),
+        aliases: { file_path: "file", file_name: "file", content_html: "content", content_json: "content" },
+      });
     }
-    setErrors(next);
-    if (Object.values(next).some(Boolean)) return;
-    create.mutate();
-  };
+  });
 
-  const busy = create.isPending;
+  const busy = form.formState.isSubmitting;
+  const { register } = form;
   return (
     <Dialog
       open={open}
@@ -139,116 +169,120 @@ export function CreateAssetDialog({
             Write it here with approved modules, or upload the agency’s PDF or image. It starts as a draft.
           </DialogDescription>
         </DialogHeader>
-        <form className="grid gap-5" onSubmit={submit} noValidate>
-          <Tabs
-            value={mode}
-            className="grid gap-5"
-            onValueChange={(value) => {
-              if (!busy) setMode(value as Mode);
-            }}
-          >
-            <TabsList aria-label="How to create the asset" className="w-full sm:w-fit">
-              <TabsTrigger value="compose" className="flex-1 sm:flex-none">
-                <PenLine aria-hidden="true" className="size-4" />
-                Compose
-              </TabsTrigger>
-              <TabsTrigger value="upload" className="flex-1 sm:flex-none">
-                <Upload aria-hidden="true" className="size-4" />
-                Upload
-              </TabsTrigger>
-            </TabsList>
-
-          <div className="grid grid-cols-2 items-start gap-x-3 gap-y-4 sm:gap-x-4 lg:grid-cols-3">
-            <Field label="Title" error={errors.title} className="col-span-2">
-              <Input value={title} maxLength={200} autoFocus onChange={(e) => { setTitle(e.target.value); }} />
-            </Field>
-            <Field label="Type">
-              <NativeSelect value={type} onChange={(e) => { setType(e.target.value); }}>
-                {ASSET_TYPES.map((t) => (
-                  <option key={t} value={t}>
-                    {assetTypeLabel(t)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Product">
-              <NativeSelect value={productId} onChange={(e) => { setProductId(e.target.value); }}>
-                <option value="">No product</option>
-                {activeProducts.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.brand_name}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Audience">
-              <NativeSelect value={audience} onChange={(e) => { setAudience(e.target.value); }}>
-                {AUDIENCES.map((a) => (
-                  <option key={a} value={a}>
-                    {audienceLabel(a)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Channel">
-              <Input value={channel} placeholder="e.g. Rep-triggered email" onChange={(e) => { setChannel(e.target.value); }} />
-            </Field>
-            <Field label="Market">
-              <NativeSelect value={market} onChange={(e) => { setMarket(e.target.value); }}>
-                {markets.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Expires">
-              <Input type="date" value={expiresAt} onChange={(e) => { setExpiresAt(e.target.value); }} />
-            </Field>
-            <Field label="Job code" hint="Optional — generated when blank.">
-              <Input value={jobCode} className="font-mono" placeholder={`FB-${market}-0000`} onChange={(e) => { setJobCode(e.target.value); }} />
-            </Field>
-          </div>
-
-            <TabsContent value="compose" className="mt-0">
-              <ComposeArea error={errors.body} modules={insertable} value={content?.json ?? null} onChange={setContent} />
-            </TabsContent>
-            <TabsContent value="upload" className="mt-0">
-              <DropZone
-                file={file}
-                error={errors.file}
-                disabled={busy}
-                onFile={(f) => {
-                  setFile(f);
-                  setErrors((prev) => ({ ...prev, file: fileProblem(f) ?? undefined }));
-                }}
-              />
-            </TabsContent>
-          </Tabs>
-
-          {state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
-
-          {create.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription>{errorMessage(create.error, "The asset could not be created.")}</AlertDescription>
-            </Alert>
-          ) : null}
-
-          <DialogFooter>
-            <Button
-              variant="outline"
-              disabled={state.uploading}
-              onClick={() => {
-                onOpenChange(false);
+        <FormProvider {...form}>
+          <form className="grid min-w-0 gap-5" onSubmit={(e) => void submit(e)} noValidate>
+            <Tabs
+              value={mode}
+              className="grid gap-5"
+              onValueChange={(value) => {
+                if (!busy) form.setValue("mode", value as Mode);
               }}
             >
-              Cancel
-            </Button>
-            <Button type="submit" disabled={busy}>
-              {busy ? (state.uploading ? "Uploading…" : "Creating…") : "Create asset"}
-            </Button>
-          </DialogFooter>
-        </form>
+              <TabsList aria-label="How to create the asset" className="w-full sm:w-fit">
+                <TabsTrigger value="compose" className="flex-1 sm:flex-none">
+                  <PenLine aria-hidden="true" className="size-4" />
+                  Compose
+                </TabsTrigger>
+                <TabsTrigger value="upload" className="flex-1 sm:flex-none">
+                  <Upload aria-hidden="true" className="size-4" />
+                  Upload
+                </TabsTrigger>
+              </TabsList>
+
+              <div className="grid grid-cols-2 items-start gap-x-3 gap-y-4 sm:gap-x-4 lg:grid-cols-3">
+                <FormField name="title" label="Title" className="col-span-2">
+                  <Input maxLength={200} autoFocus {...register("title")} />
+                </FormField>
+                <FormField name="type" label="Type">
+                  <FormSelect name="type">
+                    {ASSET_TYPES.map((t) => (
+                      <option key={t} value={t}>
+                        {assetTypeLabel(t)}
+                      </option>
+                    ))}
+                  </FormSelect>
+                </FormField>
+                <FormField name="product_id" label="Product">
+                  <FormSelect name="product_id">
+                    <option value="">No product</option>
+                    {activeProducts.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.brand_name}
+                      </option>
+                    ))}
+                  </FormSelect>
+                </FormField>
+                <FormField name="audience" label="Audience">
+                  <FormSelect name="audience">
+                    {AUDIENCES.map((a) => (
+                      <option key={a} value={a}>
+                        {audienceLabel(a)}
+                      </option>
+                    ))}
+                  </FormSelect>
+                </FormField>
+                <FormField name="channel" label="Channel">
+                  <Input placeholder="e.g. Rep-triggered email" {...register("channel")} />
+                </FormField>
+                <FormField name="market" label="Market">
+                  <FormSelect name="market">
+                    {markets.map((m) => (
+                      <option key={m} value={m}>
+                        {m}
+                      </option>
+                    ))}
+                  </FormSelect>
+                </FormField>
+                <FormField name="expires_at" label="Expires">
+                  <Input type="date" {...register("expires_at")} />
+                </FormField>
+                <FormField name="job_code" label="Job code" hint="Optional — generated when blank.">
+                  <Input className="font-mono" placeholder={`FB-${market}-0000`} {...register("job_code")} />
+                </FormField>
+              </div>
+
+              <TabsContent value="compose" className="mt-0">
+                <ComposeArea
+                  error={errors.content?.message}
+                  modules={insertable}
+                  value={content?.json ?? null}
+                  onChange={(value) => {
+                    form.setValue("content", value, { shouldValidate: form.formState.isSubmitted });
+                  }}
+                />
+              </TabsContent>
+              <TabsContent value="upload" className="mt-0">
+                <DropZone
+                  file={file}
+                  error={errors.file?.message}
+                  disabled={busy}
+                  onFile={(f) => {
+                    form.setValue("file", f, { shouldValidate: true });
+                  }}
+                />
+              </TabsContent>
+            </Tabs>
+
+            {state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
+
+            <FormError />
+
+            <DialogFooter>
+              <Button
+                variant="outline"
+                disabled={state.uploading}
+                onClick={() => {
+                  onOpenChange(false);
+                }}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" disabled={busy}>
+                {busy ? (state.uploading ? "Uploading…" : "Creating…") : "Create asset"}
+              </Button>
+            </DialogFooter>
+          </form>
+        </FormProvider>
       </DialogContent>
     </Dialog>
   );

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { type InfiniteData, useInfiniteQuery, type UseInfiniteQueryResult, useQuery } from "@tanstack/react-query";
 import { BookOpen, Boxes, FileSearch, FileText, type LucideIcon, Paperclip, Plus, Quote } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
 import { toast } from "sonner";
@@ -17,28 +17,17 @@ import {
 } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { formatRelativeTime } from "@/lib/format-time";
-import {
-  type Claim,
-  CONTENT_KEY,
-  type ContentFilters,
-  type ContentModule,
-  fetchById,
-  fetchRows,
-  nextCursor,
-  type Product,
-  type Reference,
-  searchContent,
-  type SearchResult,
-  type SortKey,
-  type Tab,
-  TAB_TABLE,
-} from "./api";
+import { type Claim, claimListQuery, fetchClaim } from "@/entities/claims";
+import { type ContentFilters, searchQuery, type SearchResult } from "@/entities/content";
+import { type ContentModule, fetchModule, moduleListQuery } from "@/entities/modules";
+import type { Product } from "@/entities/products";
+import { fetchReference, type Reference, referenceListQuery } from "@/entities/references";
 import { SearchResults } from "./assets-tab";
 import { ClaimDialog } from "./claim-dialog";
-import type { Cursor } from "./keyset";
 import { ModuleDialog } from "./module-dialog";
 import { Expiry, ListSkeleton, LoadError, LoadMore } from "./parts";
 import { ReferenceDialog } from "./reference-dialog";
+import { type SortKey, SORTS, type Tab, TAB_KIND } from "./tabs";
 
 interface TabProps {
   /** The page asks for the create dialog (`?new=<noun>` in the URL). */
@@ -57,7 +46,9 @@ interface TabProps {
 
 /** What a library tab needs to list its rows and open one. */
 interface Spec<T> {
-  tab: Tab;
+  tab: Exclude<Tab, "assets">;
+  /** One row by id (a search match opened). */
+  fetch: (id: string) => Promise<T>;
   noun: string;
   plural: string;
   label: string;
@@ -70,41 +61,29 @@ interface Spec<T> {
 /** The row being edited; undefined when none is. */
 type Editing<T> = T | undefined;
 
-function useLibrary<T extends { id: string }>(tab: Tab, filters: ContentFilters, sort: SortKey, enabled: boolean) {
-  return useInfiniteQuery({
-    queryKey: [CONTENT_KEY, tab, "list", filters, sort],
-    enabled,
-    initialPageParam: null as Cursor | null,
-    queryFn: ({ pageParam, signal }) => fetchRows<T>(tab, filters, sort, pageParam, signal),
-    getNextPageParam: (page) => nextCursor(sort, page),
-    staleTime: 15_000,
-  });
-}
+/** A resource's list, read by keyset in pages (its infinite query). */
+type ListResult<T> = UseInfiniteQueryResult<InfiniteData<T[]>>;
 
 function Library<T extends { id: string }>({
   spec,
   props,
+  list,
   onOpen,
 }: {
   spec: Spec<T>;
   props: TabProps;
+  list: ListResult<T>;
   onOpen: (item: T) => void;
 }) {
-  const { filters, sort, query, canWrite, products, filtered } = props;
-  const list = useLibrary<T>(spec.tab, filters, sort, query === "");
-  const search = useQuery({
-    queryKey: [CONTENT_KEY, "search", spec.tab, query, filters],
-    enabled: query !== "",
-    queryFn: ({ signal }) => searchContent(query, spec.tab, filters, signal),
-    staleTime: 10_000,
-  });
+  const { filters, query, canWrite, products, filtered } = props;
+  const search = useQuery(searchQuery(TAB_KIND[spec.tab], query, filters));
   const productName = useMemo(() => new Map(products.map((p) => [p.id, p.brand_name])), [products]);
   const rows = useMemo(() => list.data?.pages.flat() ?? [], [list.data]);
   const Icon = spec.icon;
 
   const openResult = async (r: SearchResult) => {
     try {
-      onOpen(await fetchById<T>(TAB_TABLE[spec.tab], r.id));
+      onOpen(await spec.fetch(r.id));
     } catch (err) {
       toast.error(errorMessage(err, `The ${spec.noun} could not be opened.`));
     }
@@ -176,6 +155,7 @@ const Dot = () => <span aria-hidden="true">·</span>;
 
 const MODULES: Spec<ContentModule> = {
   tab: "modules",
+  fetch: fetchModule,
   noun: "module",
   plural: "modules",
   label: "Modules",
@@ -211,6 +191,7 @@ const MODULES: Spec<ContentModule> = {
 
 const CLAIMS: Spec<Claim> = {
   tab: "claims",
+  fetch: fetchClaim,
   noun: "claim",
   plural: "claims",
   label: "Claims",
@@ -249,6 +230,7 @@ const CLAIMS: Spec<Claim> = {
 
 const REFERENCES: Spec<Reference> = {
   tab: "references",
+  fetch: fetchReference,
   noun: "reference",
   plural: "references",
   label: "References",
@@ -293,10 +275,12 @@ const REFERENCES: Spec<Reference> = {
 function LibraryTab<T extends { id: string }>({
   spec,
   props,
+  list,
   dialog,
 }: {
   spec: Spec<T>;
   props: TabProps;
+  list: ListResult<T>;
   dialog: (item: T | null, onClose: () => void) => ReactNode;
 }) {
   const [editing, setEditing] = useState<Editing<T>>(undefined);
@@ -306,7 +290,7 @@ function LibraryTab<T extends { id: string }>({
   };
   return (
     <>
-      <Library spec={spec} props={props} onOpen={setEditing} />
+      <Library spec={spec} props={props} list={list} onOpen={setEditing} />
       {editing !== undefined || props.creating ? dialog(editing ?? null, close) : null}
     </>
   );
@@ -314,10 +298,12 @@ function LibraryTab<T extends { id: string }>({
 
 /** Modules: list, search, and create/edit for writers. */
 export function ModulesTab(props: TabProps) {
+  const list = useInfiniteQuery(moduleListQuery(props.filters, SORTS[props.sort].spec, props.query === ""));
   return (
     <LibraryTab
       spec={MODULES}
       props={props}
+      list={list}
       dialog={(module, onClose) => (
         <ModuleDialog module={module} products={props.products} canWrite={props.canWrite} onClose={onClose} />
       )}
@@ -327,10 +313,12 @@ export function ModulesTab(props: TabProps) {
 
 /** Claims: list, search, and create/edit with reference passages for writers. */
 export function ClaimsTab(props: TabProps) {
+  const list = useInfiniteQuery(claimListQuery(props.filters, SORTS[props.sort].spec, props.query === ""));
   return (
     <LibraryTab
       spec={CLAIMS}
       props={props}
+      list={list}
       dialog={(claim, onClose) => (
         <ClaimDialog claim={claim} products={props.products} canWrite={props.canWrite} onClose={onClose} />
       )}
@@ -340,10 +328,12 @@ export function ClaimsTab(props: TabProps) {
 
 /** References: list, search, and create/edit with the PDF upload for writers. */
 export function ReferencesTab(props: TabProps) {
+  const list = useInfiniteQuery(referenceListQuery(props.filters, SORTS[props.sort].spec, props.query === ""));
   return (
     <LibraryTab
       spec={REFERENCES}
       props={props}
+      list={list}
       dialog={(reference, onClose) => <ReferenceDialog reference={reference} canWrite={props.canWrite} onClose={onClose} />}
     />
   );

@@ -1,20 +1,29 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FileText } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
+import { useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { Alert, AlertDescription } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Field } from "@/components/ui/field";
+import { z } from "zod";
+import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
+import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
-import { NativeSelect } from "@/components/ui/select";
+import { attachReferenceFile, invalidateReferences, type Reference, saveReference } from "@/entities/references";
+import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
-import { errorMessage } from "@/lib/errors";
-import { callRpc, CONTENT_KEY, type Reference, saveRow } from "./api";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
 
 const PDF_ONLY = { "application/pdf": "PDF" } as const;
+
+const schema = z.object({
+  ...referenceFieldRules,
+  file: z.custom<File | null>().superRefine((file, ctx) => {
+    const problem = file ? fileProblem(file, PDF_ONLY) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
+});
+type Values = z.input<typeof schema>;
+type Output = z.output<typeof schema>;
 
 /**
  * Creates (reference = null) or edits a reference and attaches its PDF:
@@ -24,32 +33,23 @@ const PDF_ONLY = { "application/pdf": "PDF" } as const;
  */
 export function ReferenceDialog({ reference, canWrite, onClose }: { reference: Reference | null; canWrite: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [title, setTitle] = useState(reference?.title ?? "");
-  const [citation, setCitation] = useState(reference?.citation ?? "");
-  const [kind, setKind] = useState(reference?.kind ?? "clinical_study");
-  const [status, setStatus] = useState(reference?.status ?? "active");
-  const [file, setFile] = useState<File | null>(null);
-  const [fileError, setFileError] = useState<string>();
-  const [titleError, setTitleError] = useState<string>();
   const { state, upload, cancel } = useUpload("reference-files");
+  const form = useForm<Values, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues: { ...referenceFormValues(reference), file: null },
+  });
+  const file = useWatch({ control: form.control, name: "file" });
 
   const save = useMutation({
-    mutationFn: async (): Promise<Reference | null> => {
-      let row = await saveRow<Reference>("references", reference?.id ?? null, {
-        title: title.trim(),
-        citation: citation.trim(),
-        kind,
-        status,
-      });
-      if (file) {
-        const prepared = await upload(file);
-        if (!prepared) return null;
-        row = await callRpc<Reference>("attach_reference_file", { reference_id: row.id, file_path: prepared.path, file_name: file.name });
-      }
-      return row;
+    mutationFn: async ({ file: chosen, ...values }: Output): Promise<Reference | null> => {
+      const row = await saveReference(reference?.id ?? null, values);
+      if (!chosen) return row;
+      const prepared = await upload(chosen);
+      if (!prepared) return null;
+      return attachReferenceFile(row.id, prepared.path, chosen.name);
     },
     onSuccess: (row) => {
-      void queryClient.invalidateQueries({ queryKey: [CONTENT_KEY] });
+      void invalidateReferences(queryClient);
       if (!row) {
         toast.info("Upload cancelled", { description: "The reference was saved without its PDF." });
         return;
@@ -61,105 +61,77 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
     },
   });
 
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (title.trim() === "") {
-      setTitleError("Give the reference a title.");
-      return;
-    }
-    setTitleError(undefined);
-    if (fileError) return;
-    save.mutate();
-  };
-
   const readOnly = !canWrite;
+  const { register } = form;
   return (
-    <Dialog
-      open
-      onOpenChange={(open) => {
-        if (!open && !state.uploading) onClose();
-      }}
+    <EntityFormDialog
+      form={form}
+      title={reference ? (readOnly ? reference.title : "Edit reference") : "New reference"}
+      description="A document that substantiates claims. Attach its PDF so passages can be quoted by page."
+      onSubmit={(values) => save.mutateAsync(values)}
+      onClose={onClose}
+      readOnly={readOnly}
+      locked={state.uploading}
+      submitLabel={reference ? "Save reference" : "Add reference"}
+      pendingLabel={state.uploading ? "Uploading…" : "Saving…"}
+      errorFallback="The reference could not be saved."
+      fieldAliases={{ file_path: "file", file_name: "file" }}
+      status={state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
     >
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>{reference ? (readOnly ? reference.title : "Edit reference") : "New reference"}</DialogTitle>
-          <DialogDescription>A document that substantiates claims. Attach its PDF so passages can be quoted by page.</DialogDescription>
-        </DialogHeader>
-        <form className="grid gap-4" onSubmit={submit} noValidate>
-          <Field label="Title" error={titleError}>
-            <Input value={title} readOnly={readOnly} maxLength={300} onChange={(e) => { setTitle(e.target.value); }} />
-          </Field>
-          <Field label="Citation" hint="As it should appear in a reference list.">
-            <Textarea value={citation} readOnly={readOnly} rows={2} onChange={(e) => { setCitation(e.target.value); }} />
-          </Field>
-          <div className="grid items-start gap-4 sm:grid-cols-2">
-            <Field label="Kind">
-              <NativeSelect value={kind} disabled={readOnly} onChange={(e) => { setKind(e.target.value); }}>
-                {REFERENCE_KINDS.map((k) => (
-                  <option key={k} value={k}>
-                    {referenceKindLabel(k)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-            <Field label="Status">
-              <NativeSelect value={status} disabled={readOnly} onChange={(e) => { setStatus(e.target.value); }}>
-                {REFERENCE_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {referenceStatusLabel(s)}
-                  </option>
-                ))}
-              </NativeSelect>
-            </Field>
-          </div>
+      <FormField name="title" label="Title">
+        <Input readOnly={readOnly} maxLength={300} {...register("title")} />
+      </FormField>
+      <FormField name="citation" label="Citation" hint="As it should appear in a reference list.">
+        <Textarea readOnly={readOnly} rows={2} {...register("citation")} />
+      </FormField>
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField name="kind" label="Kind">
+          <FormSelect name="kind" disabled={readOnly}>
+            {REFERENCE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {referenceKindLabel(k)}
+              </option>
+            ))}
+          </FormSelect>
+        </FormField>
+        <FormField name="status" label="Status">
+          <FormSelect name="status" disabled={readOnly}>
+            {REFERENCE_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {referenceStatusLabel(s)}
+              </option>
+            ))}
+          </FormSelect>
+        </FormField>
+      </div>
 
-          {reference?.file_path ? (
-            <p className="flex items-center gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
-              <FileText aria-hidden="true" className="size-4 text-muted-foreground" />
-              <span className="min-w-0 truncate font-medium">{reference.file_name ?? "PDF"}</span>
-              <span className="shrink-0 text-muted-foreground">
-                · {reference.page_count} {reference.page_count === 1 ? "page" : "pages"}
-              </span>
-            </p>
-          ) : null}
+      {reference?.file_path ? (
+        <p className="flex min-w-0 items-center gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
+          <FileText aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+          <span className="min-w-0 truncate font-medium">{reference.file_name ?? "PDF"}</span>
+          <span className="shrink-0 text-muted-foreground">
+            · {reference.page_count} {reference.page_count === 1 ? "page" : "pages"}
+          </span>
+        </p>
+      ) : null}
 
-          {readOnly ? null : (
-            <Field
-              label={reference?.file_path ? "Replace PDF" : "PDF"}
-              error={fileError}
-              hint={file ? `${file.name} · ${formatBytes(file.size)}` : "PDF, up to 500 MB. Its text is extracted page by page."}
-            >
-              <Input
-                type="file"
-                accept="application/pdf"
-                disabled={state.uploading}
-                className="h-auto py-1.5"
-                onChange={(e) => {
-                  const chosen = e.target.files?.[0] ?? null;
-                  setFile(chosen);
-                  setFileError(chosen ? (fileProblem(chosen, PDF_ONLY) ?? undefined) : undefined);
-                }}
-              />
-            </Field>
-          )}
-          {state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
-          {save.isError ? (
-            <Alert variant="destructive">
-              <AlertDescription>{errorMessage(save.error, "The reference could not be saved.")}</AlertDescription>
-            </Alert>
-          ) : null}
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose} disabled={state.uploading}>
-              {readOnly ? "Close" : "Cancel"}
-            </Button>
-            {readOnly ? null : (
-              <Button type="submit" disabled={save.isPending}>
-                {save.isPending ? (state.uploading ? "Uploading…" : "Saving…") : reference ? "Save reference" : "Add reference"}
-              </Button>
-            )}
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+      {readOnly ? null : (
+        <FormField
+          name="file"
+          label={reference?.file_path ? "Replace PDF" : "PDF"}
+          hint={file ? `${file.name} · ${formatBytes(file.size)}` : "PDF, up to 500 MB. Its text is extracted page by page."}
+        >
+          <Input
+            type="file"
+            accept="application/pdf"
+            disabled={state.uploading}
+            className="h-auto py-1.5"
+            onChange={(e) => {
+              form.setValue("file", e.target.files?.[0] ?? null, { shouldValidate: true });
+            }}
+          />
+        </FormField>
+      )}
+    </EntityFormDialog>
   );
 }

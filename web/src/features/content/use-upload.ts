@@ -1,7 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { formatBytes, UPLOAD_MAX_BYTES, UPLOAD_TYPES } from "@/lib/content-types";
 import { isAbortError, uploadWithProgress } from "@/lib/upload";
-import { prepareUpload, type PreparedUpload } from "./api";
+import { prepareUpload, type PreparedUpload, type UploadBucket } from "@/entities/content";
 
 export interface UploadState {
   /** Bytes sent so far and in all. */
@@ -31,7 +31,7 @@ export function fileProblem(file: File, types: Readonly<Record<string, string>> 
  * URL (rpc prepare_upload), then streams the bytes with progress. `upload`
  * resolves with the prepared path, or null when the person cancelled.
  */
-export function useUpload(bucket: string) {
+export function useUpload(bucket: UploadBucket) {
   const [state, setState] = useState<UploadState>({ loaded: 0, total: 0, uploading: false });
   const controller = useRef<AbortController | null>(null);
 

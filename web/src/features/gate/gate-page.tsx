@@ -1,6 +1,8 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { LockKeyhole } from "lucide-react";
-import { useState, type SubmitEvent } from "react";
+import { useForm } from "react-hook-form";
+import { z } from "zod/mini";
 import { Alert, AlertDescription } from "@/components/ui/alert";
 import { AuthCard, AuthFrame } from "@/components/ui/auth-frame";
 import { Button } from "@/components/ui/button";
@@ -12,6 +14,14 @@ import { markGatePassed } from "@/lib/modes";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { submitPasscode, validatePasscode } from "./gate";
 
+/** The passcode form: an empty passcode gets the spec's message beside the field. */
+const schema = z.object({ passcode: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    const problem = validatePasscode(v.passcode);
+    if (problem) ctx.addIssue({ code: "custom", path: ["passcode"], message: problem });
+  }),
+);
+
 /**
  * Private Preview Access (/gate): one passcode field and 'Access Workspace'.
  * The server checks the passcode and sets the HttpOnly gate cookie; the
@@ -20,29 +30,24 @@ import { submitPasscode, validatePasscode } from "./gate";
  */
 export function GatePage() {
   useDocumentTitle("Private Preview Access");
-  const [passcode, setPasscode] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const form = useForm<z.input<typeof schema>>({ resolver: zodResolver(schema), defaultValues: { passcode: "" } });
+  const error = form.formState.errors.passcode?.message;
+  // Busy from the submit until the page is left (a passed gate starts the app afresh).
+  const busy = form.formState.isSubmitting || form.formState.isSubmitSuccessful;
   // Shares the route guard's cached configuration.
   const config = useQuery({ queryKey: ["config"], queryFn: getConfig, staleTime: 60_000 });
   const open = config.data !== undefined && (!config.data.gate || config.data.gatePassed);
 
-  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validatePasscode(passcode);
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
+  const onSubmit = form.handleSubmit(async ({ passcode }) => {
     const result = await submitPasscode(passcode);
     if (!result.ok) {
-      setError(result.message);
-      setBusy(false);
+      form.setError("passcode", { type: "server", message: result.message }, { shouldFocus: true });
       return;
     }
     markGatePassed();
     resetConfig();
     window.location.assign("/");
-  }
+  });
 
   return (
     <AuthFrame footer="Don't have the passcode? Contact your administrator to get access.">
@@ -63,15 +68,7 @@ export function GatePage() {
         ) : (
           <form noValidate onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
             <Field label="Access passcode" error={error}>
-              <PasswordInput
-                autoComplete="off"
-                autoFocus
-                value={passcode}
-                onChange={(e) => {
-                  setPasscode(e.target.value);
-                }}
-                disabled={busy}
-              />
+              <PasswordInput autoComplete="off" autoFocus disabled={busy} {...form.register("passcode")} />
             </Field>
             <Button type="submit" size="lg" className="w-full" disabled={busy}>
               {busy ? <Spinner size="sm" label={null} className="text-current" /> : <LockKeyhole aria-hidden="true" />}

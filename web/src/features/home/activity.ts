@@ -1,3 +1,4 @@
+import type { AuditEntry } from "@/entities/audit";
 import { roleLabel } from "@/lib/roles";
 
 // How the Command Center words the audit trail: who did what, and when,
@@ -5,16 +6,7 @@ import { roleLabel } from "@/lib/roles";
 // entry never shows up as raw code.
 
 /** The fields of an audit_logs_v2 entry the activity list uses. */
-export interface ActivityEntry {
-  id: number;
-  actor_id: string | null;
-  actor_email: string;
-  action: string;
-  object_type: string | null;
-  object_id: string | null;
-  meta: unknown;
-  created_at: string;
-}
+export type ActivityEntry = Pick<AuditEntry, "id" | "actor_id" | "actor_email" | "action" | "object_type" | "object_id" | "meta" | "created_at">;
 
 function metaString(meta: unknown, key: string): string | undefined {
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return undefined;

@@ -1,64 +1,31 @@
 import { useQuery } from "@tanstack/react-query";
-import { unwrap } from "@/lib/data";
-import { RECENT_DEFAULT } from "@/lib/logger";
-import { getSupabase } from "@/lib/supabase";
-import type { ActivityEntry } from "./activity";
+import { recentActivityQuery } from "@/entities/audit";
+import { type Invite, openInvitesQuery } from "@/entities/invites";
+import { type Member, membersQuery } from "@/entities/members";
+import { orgQuery } from "@/entities/orgs";
 
-// The Command Center's reads. Every one is scoped by the server to the
-// caller's organisation; the keys carry the organisation so a member who
-// changes organisation never sees the previous one's cached rows.
+// The Command Center's reads, from the entities: every one is scoped by the
+// server to the caller's organisation, and the keys carry the organisation
+// so a member who changes organisation never sees the previous one's rows.
 
-export interface OrgSummary {
-  id: string;
-  name: string;
-  industry: string;
+/** The organization's members, oldest first (the creator leads). */
+function byJoining(members: Member[]): Member[] {
+  return [...members].sort((a, b) => a.created_at.localeCompare(b.created_at));
 }
 
-export interface MemberSummary {
-  id: string;
-  full_name: string;
-  email: string;
-  role: string;
-  deactivated_at: string | null;
-  created_at: string;
-}
-
-export interface InviteSummary {
-  id: string;
-  email: string;
-  role: string;
-  expires_at: string;
-  created_at: string;
+/** Invitations still waiting for an answer. */
+function pendingOnly(invites: Invite[]): Invite[] {
+  return invites.filter((i) => i.status === "pending");
 }
 
 /** The caller's organization. */
 export function useOrg(orgId: string | null | undefined) {
-  return useQuery({
-    queryKey: ["home", "org", orgId],
-    enabled: Boolean(orgId),
-    queryFn: async (): Promise<OrgSummary | null> => {
-      const sb = await getSupabase();
-      return unwrap<OrgSummary | null>(await sb.from("orgs").select("id, name, industry").eq("id", orgId ?? "").maybeSingle());
-    },
-  });
+  return useQuery(orgQuery(orgId));
 }
 
-/** The organization's members, oldest first (the creator leads). */
+/** The organization's members, oldest first. */
 export function useMembers(orgId: string | null | undefined) {
-  return useQuery({
-    queryKey: ["home", "members", orgId],
-    enabled: Boolean(orgId),
-    staleTime: 30_000,
-    queryFn: async (): Promise<MemberSummary[]> => {
-      const sb = await getSupabase();
-      return unwrap<MemberSummary[]>(
-        await sb
-          .from("members")
-          .select("id, full_name, email, role, deactivated_at, created_at")
-          .order("created_at", { ascending: true }),
-      );
-    },
-  });
+  return useQuery({ ...membersQuery(orgId), staleTime: 30_000, select: byJoining });
 }
 
 /**
@@ -66,38 +33,10 @@ export function useMembers(orgId: string | null | undefined) {
  * none to anyone else), so the query runs only for them.
  */
 export function usePendingInvites(orgId: string | null | undefined, isAdmin: boolean) {
-  return useQuery({
-    queryKey: ["home", "invites", orgId],
-    enabled: Boolean(orgId) && isAdmin,
-    staleTime: 30_000,
-    queryFn: async (): Promise<InviteSummary[]> => {
-      const sb = await getSupabase();
-      return unwrap<InviteSummary[]>(
-        await sb
-          .from("invites")
-          .select("id, email, role, expires_at, created_at")
-          .eq("status", "pending")
-          .order("created_at", { ascending: false }),
-      );
-    },
-  });
+  return useQuery({ ...openInvitesQuery(orgId, isAdmin), staleTime: 30_000, select: pendingOnly });
 }
 
 /** The newest entries of the audit trail (spec §9: recent lists show 10). */
 export function useRecentActivity(orgId: string | null | undefined) {
-  return useQuery({
-    queryKey: ["home", "activity", orgId],
-    enabled: Boolean(orgId),
-    staleTime: 0,
-    queryFn: async (): Promise<ActivityEntry[]> => {
-      const sb = await getSupabase();
-      return unwrap<ActivityEntry[]>(
-        await sb
-          .from("audit_logs_v2")
-          .select("id, actor_id, actor_email, action, object_type, object_id, meta, created_at")
-          .order("id", { ascending: false })
-          .limit(RECENT_DEFAULT),
-      );
-    },
-  });
+  return useQuery(recentActivityQuery(orgId));
 }

@@ -11,14 +11,16 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
-import { useAuth, useProfile } from "@/lib/auth";
+import { useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { nextPilotStep, pilotProgress, pilotStepLink, usePilotStatus } from "@/lib/pilot-status";
 import { initials, isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
 import { actorName, describeAction, firstName, greeting, relativeTime } from "./activity";
-import { useMembers, useOrg, usePendingInvites, useRecentActivity, type MemberSummary } from "./api";
+import type { Member } from "@/entities/members";
+import { useMembers, useOrg, usePendingInvites, useRecentActivity } from "./api";
 
 /** How many members the Team card lists before "and N more". */
 const TEAM_PREVIEW = 6;
@@ -212,7 +214,7 @@ function PipelineCard() {
   );
 }
 
-function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRecentActivity>; members: MemberSummary[] | undefined }) {
+function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRecentActivity>; members: Member[] | undefined }) {
   const names = new Map((members ?? []).map((m) => [m.id, m.full_name || m.email]));
   const now = new Date();
   return (

@@ -1,17 +1,20 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { MailQuestion, RefreshCw, Scale } from "lucide-react";
+import { useState } from "react";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
-import { useState, type SubmitEvent } from "react";
+import { z } from "zod";
 import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Button } from "@/components/ui/button";
-import { Field } from "@/components/ui/field";
+import { FormField } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { useAuth, useInvalidateProfile, useProfile } from "@/lib/auth";
-import { unwrap } from "@/lib/data";
+import { acceptInvite } from "@/entities/invites";
+import { useInvalidateProfile, useProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
-import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { inviteToken } from "./invites";
 
@@ -95,55 +98,51 @@ export function NoWorkspace() {
  * sign-up link is for new accounts, so a member who already has one pastes
  * the link (or its token) here instead.
  */
-function AcceptInviteForm({ onAccepted }: { onAccepted: () => Promise<void> }) {
-  const [value, setValue] = useState("");
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+const acceptSchema = z.object({
+  link: z
+    .string()
+    .transform((value) => inviteToken(value))
+    .refine((token) => token !== "", "Paste the invitation link or its code"),
+});
+type AcceptValues = z.input<typeof acceptSchema>;
 
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const token = inviteToken(value);
-    if (!token) {
-      setError("Paste the invitation link or its code");
-      return;
-    }
-    setBusy(true);
-    setError(undefined);
+function AcceptInviteForm({ onAccepted }: { onAccepted: () => Promise<void> }) {
+  const form = useForm<AcceptValues, unknown, z.output<typeof acceptSchema>>({ resolver: zodResolver(acceptSchema), defaultValues: { link: "" } });
+  const value = useWatch({ control: form.control, name: "link" });
+  const busy = form.formState.isSubmitting;
+
+  const submit = form.handleSubmit(async ({ link: token }) => {
     try {
-      const sb = await getSupabase();
-      const result = unwrap(await sb.rpc("accept_invite", { token })) as { success?: boolean; error?: string | null } | null;
+      const { data, error } = await acceptInvite(token);
+      if (error) {
+        form.setError("link", { type: "server", message: errorMessage(error, "Failed to accept invite") });
+        return;
+      }
+      const result = data as { success?: boolean; error?: string | null } | null;
       if (!result?.success) {
-        setError(`${result?.error ?? "Failed to accept invite"}. Please contact an administrator.`);
+        form.setError("link", { type: "server", message: `${result?.error ?? "Failed to accept invite"}. Please contact an administrator.` });
         return;
       }
       toast.success("Welcome to the team!");
       await onAccepted();
     } catch (err) {
-      setError(errorMessage(err, "Failed to accept invite"));
-    } finally {
-      setBusy(false);
+      form.setError("link", { type: "server", message: errorMessage(err, "Failed to accept invite") });
     }
-  }
+  });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-2">
-      <Field label="Invitation link" error={error}>
-        <Input
-          value={value}
-          onChange={(e) => {
-            setValue(e.target.value);
-          }}
-          placeholder="https://…/signup?invite=…"
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </Field>
-      <div>
-        <Button type="submit" variant="outline" disabled={busy || value.trim() === ""}>
-          {busy ? <Spinner size="sm" label={null} /> : null}
-          Join organization
-        </Button>
-      </div>
-    </form>
+    <FormProvider {...form}>
+      <form onSubmit={(e) => void submit(e)} noValidate className="grid gap-2">
+        <FormField name="link" label="Invitation link">
+          <Input placeholder="https://…/signup?invite=…" autoComplete="off" spellCheck={false} {...form.register("link")} />
+        </FormField>
+        <div>
+          <Button type="submit" variant="outline" disabled={busy || value.trim() === ""}>
+            {busy ? <Spinner size="sm" label={null} /> : null}
+            Join organization
+          </Button>
+        </div>
+      </form>
+    </FormProvider>
   );
 }

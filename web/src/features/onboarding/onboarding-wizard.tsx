@@ -1,32 +1,32 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, Info, Plus, Scale, X } from "lucide-react";
-import { useEffect, useId, useRef, useState, type SubmitEvent, type ReactNode, type RefObject } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
+import { FormProvider, useFieldArray, useForm, useWatch, type UseFormRegister } from "react-hook-form";
 import { Link } from "react-router";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader } from "@/components/ui/card";
-import { Field } from "@/components/ui/field";
+import { FormError, FormField } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
 import { NativeSelect } from "@/components/ui/select";
 import { Spinner } from "@/components/ui/spinner";
-import { useAuth, useInvalidateProfile } from "@/lib/auth";
+import { logAudit } from "@/entities/audit";
+import { createInvite, invalidateInvites, type IssuedInvite } from "@/entities/invites";
+import { insertOrg, invalidateOrgs, type Org, updateOrg } from "@/entities/orgs";
+import { joinOrganization, useInvalidateProfile } from "@/entities/profile";
+import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
+import { applyServerError } from "@/lib/form-errors";
 import { logEvent } from "@/lib/logger";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import {
-  createInvite,
-  insertOrganization,
-  joinOrganization,
-  logAudit,
-  updateOrganization,
-  type CreatedInvite,
-  type CreatedOrg,
-} from "./api";
 import {
   INDUSTRIES,
   inviteLink,
@@ -37,10 +37,13 @@ import {
   ONBOARDING_STEPS,
   REVIEWER_AREAS,
   ROLE_CHOICES,
-  type InviteRoleChoice,
-  type InviteRow,
-  type ReviewerArea,
 } from "./invites";
+
+/** An organization as the wizard keeps it between its steps. */
+type CreatedOrg = Org;
+
+/** An invitation created in this wizard (its token is shown once). */
+type CreatedInvite = IssuedInvite;
 
 const NAME_REQUIRED_TITLE = "Organization name required";
 const NAME_REQUIRED = "Please enter a name for your organization";
@@ -240,117 +243,117 @@ interface OrganizationStepProps {
   onSkip: () => void;
 }
 
+/** Step 1's form: the name is required after trimming (the spec's words), the industry optional. */
+const organizationSchema = z.object({
+  name: z.string().trim().min(1, NAME_REQUIRED),
+  industry: z.string(),
+});
+type OrganizationValues = z.input<typeof organizationSchema>;
+
 /** Step 1, 'Create Your Organization': name (required) and industry (optional). */
 function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreated, onJoined, onContinue, onSkip }: OrganizationStepProps) {
-  const [name, setName] = useState(org?.name ?? "");
-  const [industry, setIndustry] = useState(org?.industry ?? "");
-  const [nameError, setNameError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
+  const form = useForm<OrganizationValues>({
+    resolver: zodResolver(organizationSchema),
+    defaultValues: { name: org?.name ?? "", industry: org?.industry ?? "" },
+  });
+  const name = useWatch({ control: form.control, name: "name" });
+  const busy = form.formState.isSubmitting;
 
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (trimmed === "") {
-      setNameError(NAME_REQUIRED);
-      toast.error(NAME_REQUIRED_TITLE, { description: NAME_REQUIRED });
-      return;
-    }
-    setBusy(true);
-    try {
-      let current = org;
-      if (!current) {
-        current = await insertOrganization(trimmed, industry);
-        onCreated(current);
-        if (!joined) {
-          await joinOrganization(userId, current.id);
-          onJoined();
+  const submit = form.handleSubmit(
+    async ({ name: trimmed, industry }) => {
+      try {
+        let current = org;
+        if (!current) {
+          current = await insertOrg(trimmed, industry);
+          onCreated(current);
+          if (!joined) {
+            await joinOrganization(userId, current.id);
+            onJoined();
+          }
+          try {
+            await logAudit(userId, current.id, {
+              action: "organization_created",
+              object_type: "organization",
+              object_id: current.id,
+              meta: { organization_name: trimmed, industry: industry || null },
+            });
+          } catch (error) {
+            // The server has already recorded the insert in the trail; the
+            // descriptive entry is not worth failing the step for.
+            logEvent("error", "organization_created could not be recorded", { error, context: { orgId: current.id } });
+          }
+          toast.success("Organization created");
+        } else {
+          if (!joined) {
+            await joinOrganization(userId, current.id);
+            onJoined();
+          }
+          if (current.name !== trimmed || current.industry !== industry) {
+            await updateOrg(current.id, trimmed, industry);
+            onCreated({ ...current, name: trimmed, industry });
+            void invalidateOrgs(queryClient);
+          }
         }
-        try {
-          await logAudit(userId, current.id, {
-            action: "organization_created",
-            object_type: "organization",
-            object_id: current.id,
-            meta: { organization_name: trimmed, industry: industry || null },
-          });
-        } catch (error) {
-          // The server has already recorded the insert in the trail; the
-          // descriptive entry is not worth failing the step for.
-          logEvent("error", "organization_created could not be recorded", { error, context: { orgId: current.id } });
-        }
-        toast.success("Organization created");
-      } else {
-        if (!joined) {
-          await joinOrganization(userId, current.id);
-          onJoined();
-        }
-        if (current.name !== trimmed || current.industry !== industry) {
-          await updateOrganization(current.id, trimmed, industry);
-          onCreated({ ...current, name: trimmed, industry });
-        }
+        onContinue();
+      } catch (error) {
+        const p = await applyServerError(form.setError, error, { fallback: "Please try again", fields: ["name", "industry"] });
+        toast.error("Error creating organization", { description: p.message });
       }
-      onContinue();
-    } catch (error) {
-      toast.error("Error creating organization", { description: errorMessage(error, "Please try again") });
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+    (errors) => {
+      if (errors.name) toast.error(NAME_REQUIRED_TITLE, { description: NAME_REQUIRED });
+    },
+  );
+
+  const nameField = form.register("name", {
+    onBlur: (event: { target: { value: string } }) => {
+      const value = event.target.value;
+      if (value !== "" && value.trim() === "") form.setError("name", { type: "required", message: NAME_REQUIRED });
+    },
+  });
+  const nameError = form.formState.errors.name?.message;
 
   return (
     <Card>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <CardHeader>
-          <StepHeading headingRef={headingRef}>Create Your Organization</StepHeading>
-          <CardDescription>
-            Your organization is the workspace your team shares: its content, reviews and audit trail stay inside it.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-5">
-          <Field label="Organization name" error={nameError} hint={nameError ? undefined : "As your reviewers know it, e.g. Acme Therapeutics."}>
-            <Input
-              value={name}
-              onChange={(e) => {
-                setName(e.target.value);
-                if (e.target.value.trim() !== "") setNameError(undefined);
-              }}
-              onBlur={() => {
-                if (name !== "" && name.trim() === "") setNameError(NAME_REQUIRED);
-              }}
-              autoComplete="organization"
-              maxLength={200}
-              required
-              autoFocus
-            />
-          </Field>
-          <Field label="Industry (optional)">
-            <NativeSelect
-              value={industry}
-              onChange={(e) => {
-                setIndustry(e.target.value);
-              }}
-            >
-              <option value="">Select an industry</option>
-              {INDUSTRIES.map((i) => (
-                <option key={i} value={i}>
-                  {i}
-                </option>
-              ))}
-            </NativeSelect>
-          </Field>
-        </CardContent>
-        <CardFooter className="flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-end">
-          {org && joined ? (
-            <Button variant="ghost" onClick={onSkip} disabled={busy || finishing}>
-              {finishing ? <Spinner size="sm" label={null} /> : null}
-              Skip Setup
+      <FormProvider {...form}>
+        <form onSubmit={(e) => void submit(e)} noValidate>
+          <CardHeader>
+            <StepHeading headingRef={headingRef}>Create Your Organization</StepHeading>
+            <CardDescription>
+              Your organization is the workspace your team shares: its content, reviews and audit trail stay inside it.
+            </CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-5">
+            <FormField name="name" label="Organization name" hint={nameError ? undefined : "As your reviewers know it, e.g. Acme Therapeutics."}>
+              <Input {...nameField} autoComplete="organization" maxLength={200} required autoFocus />
+            </FormField>
+            <FormField name="industry" label="Industry (optional)">
+              <NativeSelect {...form.register("industry")}>
+                <option value="">Select an industry</option>
+                {INDUSTRIES.map((i) => (
+                  <option key={i} value={i}>
+                    {i}
+                  </option>
+                ))}
+              </NativeSelect>
+            </FormField>
+            <FormError />
+          </CardContent>
+          <CardFooter className="flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-end">
+            {org && joined ? (
+              <Button variant="ghost" onClick={onSkip} disabled={busy || finishing}>
+                {finishing ? <Spinner size="sm" label={null} /> : null}
+                Skip Setup
+              </Button>
+            ) : null}
+            <Button type="submit" disabled={name === "" || busy || finishing}>
+              {busy ? <Spinner size="sm" label={null} /> : null}
+              {busy ? "Creating…" : "Continue"}
             </Button>
-          ) : null}
-          <Button type="submit" disabled={name === "" || busy || finishing}>
-            {busy ? <Spinner size="sm" label={null} /> : null}
-            {busy ? "Creating…" : "Continue"}
-          </Button>
-        </CardFooter>
-      </form>
+          </CardFooter>
+        </form>
+      </FormProvider>
     </Card>
   );
 }
@@ -367,11 +370,31 @@ interface TeamStepProps {
   onInvited: () => void;
 }
 
+/** Step 2's form: rows of e-mail and role. A row without an e-mail address is skipped, not refused. */
+const teamSchema = z.object({
+  rows: z.array(
+    z.object({
+      email: z.string(),
+      role: z.enum(["marketer", "reviewer", "admin"]),
+      reviewerArea: z.enum(["reviewer_medical", "reviewer_legal", "reviewer_regulatory"]),
+    }),
+  ),
+});
+type TeamValues = z.input<typeof teamSchema>;
+
+function blankRow(): TeamValues["rows"][number] {
+  const { email, role, reviewerArea } = newInviteRow();
+  return { email, role, reviewerArea };
+}
+
 /** Step 2, 'Invite Your Team': rows of e-mail and role. */
 function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, onSkip, onInvited }: TeamStepProps) {
-  const [rows, setRows] = useState<InviteRow[]>(() => [newInviteRow()]);
+  const queryClient = useQueryClient();
+  const form = useForm<TeamValues>({ resolver: zodResolver(teamSchema), defaultValues: { rows: [blankRow()] } });
+  const { fields, append, remove } = useFieldArray({ control: form.control, name: "rows" });
+  const rows = useWatch({ control: form.control, name: "rows" });
   const [touched, setTouched] = useState<Record<string, boolean>>({});
-  const [busy, setBusy] = useState(false);
+  const busy = form.formState.isSubmitting;
   const rowsRef = useRef<HTMLDivElement>(null);
   const focusRow = useRef<number | null>(null);
 
@@ -380,21 +403,15 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
     const inputs = rowsRef.current?.querySelectorAll<HTMLInputElement>("input[type=email]");
     inputs?.[Math.min(focusRow.current, inputs.length - 1)]?.focus();
     focusRow.current = null;
-  }, [rows.length]);
+  }, [fields.length]);
 
-  function update(id: string, patch: Partial<InviteRow>) {
-    setRows((rs) => rs.map((r) => (r.id === id ? { ...r, ...patch } : r)));
-  }
-
-  async function submit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const pending = invitesToSend(rows);
+  const submit = form.handleSubmit(async (values) => {
+    const pending = invitesToSend(values.rows.map((r, i) => ({ ...r, id: fields[i]?.id ?? String(i) })));
     if (pending.length === 0) {
       // Spec §4: submitting with no valid e-mails counts as skipping.
       onSkip();
       return;
     }
-    setBusy(true);
     // Invitations already created by an earlier, partly failed attempt are
     // kept (their tokens were shown once); only what is missing is redone.
     const next = { ...sent };
@@ -403,7 +420,8 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
         const key = p.email.toLowerCase();
         let entry = next[key];
         if (entry?.invite.role !== p.role) {
-          entry = { invite: await createInvite(p), logged: false };
+          const issued = await createInvite(p.email, p.role);
+          entry = { invite: { ...issued, email: issued.email || p.email, role: issued.role || p.role }, logged: false };
           next[key] = entry;
         }
         if (!entry.logged) {
@@ -416,6 +434,7 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
           next[key] = { ...entry, logged: true };
         }
       }
+      void invalidateInvites(queryClient);
       // Only the invitations of the rows as they are now are shown.
       const current = new Set(pending.map((p) => p.email.toLowerCase()));
       onSent(Object.fromEntries(Object.entries(next).filter(([k]) => current.has(k))));
@@ -424,10 +443,8 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
     } catch (error) {
       onSent(next);
       toast.error("Error processing invites", { description: errorMessage(error, "Please try again") });
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   const disabled = busy || finishing;
   const anyReviewer = rows.some((r) => r.role === "reviewer");
@@ -449,35 +466,36 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
               <span className="flex-1">Email</span>
               <span className="w-36">Role</span>
               {anyReviewer ? <span className="w-36">Review area</span> : null}
-              {rows.length > 1 ? <span className="w-10" /> : null}
+              {fields.length > 1 ? <span className="w-10" /> : null}
             </div>
-            {rows.map((row, i) => (
-              <InviteRowFields
-                key={row.id}
-                row={row}
-                index={i}
-                removable={rows.length > 1}
-                areaColumn={anyReviewer}
-                disabled={disabled}
-                showIgnored={touched[row.id] === true && isIgnoredInviteRow(row)}
-                onChange={(patch) => {
-                  update(row.id, patch);
-                }}
-                onBlurEmail={() => {
-                  // Shown a moment after the field is left: a warning that
-                  // appeared at once would push the buttons down between
-                  // the press and the release of a click on Complete Setup,
-                  // and the click would miss.
-                  window.setTimeout(() => {
-                    setTouched((t) => ({ ...t, [row.id]: true }));
-                  }, 300);
-                }}
-                onRemove={() => {
-                  focusRow.current = Math.max(i - 1, 0);
-                  setRows((rs) => rs.filter((r) => r.id !== row.id));
-                }}
-              />
-            ))}
+            {fields.map((field, i) => {
+              const row = rows[i] ?? field;
+              return (
+                <InviteRowFields
+                  key={field.id}
+                  index={i}
+                  register={form.register}
+                  reviewer={row.role === "reviewer"}
+                  removable={fields.length > 1}
+                  areaColumn={anyReviewer}
+                  disabled={disabled}
+                  showIgnored={touched[field.id] === true && isIgnoredInviteRow(row)}
+                  onBlurEmail={() => {
+                    // Shown a moment after the field is left: a warning that
+                    // appeared at once would push the buttons down between
+                    // the press and the release of a click on Complete Setup,
+                    // and the click would miss.
+                    window.setTimeout(() => {
+                      setTouched((t) => ({ ...t, [field.id]: true }));
+                    }, 300);
+                  }}
+                  onRemove={() => {
+                    focusRow.current = Math.max(i - 1, 0);
+                    remove(i);
+                  }}
+                />
+              );
+            })}
           </div>
           <div>
             <Button
@@ -485,8 +503,8 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
               size="sm"
               disabled={disabled}
               onClick={() => {
-                focusRow.current = rows.length;
-                setRows((rs) => [...rs, newInviteRow()]);
+                focusRow.current = fields.length;
+                append(blankRow(), { shouldFocus: false });
               }}
             >
               <Plus aria-hidden="true" />
@@ -516,14 +534,15 @@ function TeamStep({ headingRef, org, userId, sent, onSent, finishing, onBack, on
 }
 
 interface InviteRowFieldsProps {
-  row: InviteRow;
   index: number;
+  register: UseFormRegister<TeamValues>;
+  /** The row's role is reviewer: its review area is asked. */
+  reviewer: boolean;
   removable: boolean;
   /** Some row is a reviewer: keep the review-area column so the rows line up. */
   areaColumn: boolean;
   disabled: boolean;
   showIgnored: boolean;
-  onChange: (patch: Partial<InviteRow>) => void;
   onBlurEmail: () => void;
   onRemove: () => void;
 }
@@ -533,11 +552,12 @@ interface InviteRowFieldsProps {
  * label; on wider screens the column headings stand in for them and the
  * labels remain for screen readers.
  */
-function InviteRowFields({ row, index, removable, areaColumn, disabled, showIgnored, onChange, onBlurEmail, onRemove }: InviteRowFieldsProps) {
+function InviteRowFields({ index, register, reviewer, removable, areaColumn, disabled, showIgnored, onBlurEmail, onRemove }: InviteRowFieldsProps) {
   const id = useId();
   const n = index + 1;
   const labelClass = "sm:sr-only";
   const noteId = `${id}-note`;
+  const email = register(`rows.${index}.email`, { onBlur: onBlurEmail });
   return (
     <div className="grid gap-2 rounded-lg border p-3 sm:border-0 sm:p-0" data-testid="invite-row">
       <div className="flex flex-wrap items-end gap-2 sm:flex-nowrap">
@@ -551,27 +571,16 @@ function InviteRowFields({ row, index, removable, areaColumn, disabled, showIgno
             inputMode="email"
             autoComplete="off"
             placeholder="colleague@company.com"
-            value={row.email}
             disabled={disabled}
             aria-describedby={showIgnored ? noteId : undefined}
-            onChange={(e) => {
-              onChange({ email: e.target.value });
-            }}
-            onBlur={onBlurEmail}
+            {...email}
           />
         </div>
         <div className="grid min-w-0 flex-1 gap-1.5 sm:w-36 sm:flex-none">
           <Label htmlFor={`${id}-role`} className={labelClass}>
             Role<span className="sr-only"> for invite {n}</span>
           </Label>
-          <NativeSelect
-            id={`${id}-role`}
-            value={row.role}
-            disabled={disabled}
-            onChange={(e) => {
-              onChange({ role: e.target.value as InviteRoleChoice });
-            }}
-          >
+          <NativeSelect id={`${id}-role`} disabled={disabled} {...register(`rows.${index}.role`)}>
             {ROLE_CHOICES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
@@ -579,19 +588,12 @@ function InviteRowFields({ row, index, removable, areaColumn, disabled, showIgno
             ))}
           </NativeSelect>
         </div>
-        {row.role === "reviewer" ? (
+        {reviewer ? (
           <div className="grid min-w-0 flex-1 gap-1.5 sm:w-36 sm:flex-none">
             <Label htmlFor={`${id}-area`} className={labelClass}>
               Review area<span className="sr-only"> for invite {n}</span>
             </Label>
-            <NativeSelect
-              id={`${id}-area`}
-              value={row.reviewerArea}
-              disabled={disabled}
-              onChange={(e) => {
-                onChange({ reviewerArea: e.target.value as ReviewerArea });
-              }}
-            >
+            <NativeSelect id={`${id}-area`} disabled={disabled} {...register(`rows.${index}.reviewerArea`)}>
               {REVIEWER_AREAS.map((a) => (
                 <option key={a.value} value={a.value}>
                   {a.label}

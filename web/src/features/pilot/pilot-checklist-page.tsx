@@ -9,7 +9,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
-import { useProfile } from "@/lib/auth";
+import { useProfile } from "@/entities/profile";
 import { errorMessage } from "@/lib/errors";
 import { nextPilotStep, pilotProgress, pilotStepLink, pilotStepUnavailable, usePilotStatus, type PilotStep } from "@/lib/pilot-status";
 import { useDocumentTitle } from "@/lib/use-document-title";

@@ -1,3 +1,4 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { LucideIcon } from "lucide-react";
 import {
@@ -16,9 +17,11 @@ import {
   UserCog,
   Wrench,
 } from "lucide-react";
-import { useEffect, useState, type SubmitEvent, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate } from "react-router";
 import { toast } from "sonner";
+import { z } from "zod/mini";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { ProductMark } from "@/components/ui/auth-frame";
 import { Badge } from "@/components/ui/badge";
@@ -33,6 +36,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { getJSON, isRecord } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
+import { fieldMessages } from "@/lib/form-errors";
 import { invokeFunction, type InvokeOptions } from "@/lib/functions";
 import { applySafeModeQuery, safeModeActive } from "@/lib/safe-mode";
 import { cn } from "@/lib/utils";
@@ -423,7 +427,7 @@ function Outcome({ error, success }: { error: Error | null; success: string | un
 }
 
 /** A repair as a mutation whose outcome is toasted with the spec's titles. */
-function useRepair(run: () => Promise<Record<string, unknown>>, titles: { ok: string; failed: string }) {
+function useRepair<V = void>(run: (vars: V) => Promise<Record<string, unknown>>, titles: { ok: string; failed: string }) {
   return useMutation({
     mutationFn: run,
     onSuccess: (body) => {
@@ -570,35 +574,72 @@ function RepairsCard({ call }: { call: Call }) {
   );
 }
 
+/** Safe-mode admin creation: e-mail and password ('Email and password required' beside the e-mail). */
+const createAdminSchema = z.object({ email: z.string(), password: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    const problem = validateCreateAdmin(v.email, v.password);
+    if (problem) ctx.addIssue({ code: "custom", path: ["email"], message: problem });
+  }),
+);
+type CreateAdminValues = z.input<typeof createAdminSchema>;
+
+/** Force-create: an e-mail ('Email address required'). */
+const forceCreateSchema = z.object({ email: z.string() }).check(
+  z.superRefine((v, ctx) => {
+    const problem = validateForceCreate(v.email);
+    if (problem) ctx.addIssue({ code: "custom", path: ["email"], message: problem });
+  }),
+);
+type ForceCreateValues = z.input<typeof forceCreateSchema>;
+
+/** The function's own names of the admin fields (db-recovery). */
+const ADMIN_FIELDS = { admin_email: "email", admin_password: "password" } as const;
+
+/**
+ * A refused repair's per-field messages for the form's fields `names` (its
+ * message is shown below the form), by the form's names.
+ */
+function fieldErrorsOf<N extends string>(error: unknown, names: readonly N[]): [N, string][] {
+  const out: [N, string][] = [];
+  for (const [serverName, message] of Object.entries(fieldMessages(error))) {
+    const name = (ADMIN_FIELDS as Record<string, string | undefined>)[serverName] ?? serverName;
+    const known = names.find((n) => n === name);
+    if (known) out.push([known, message]);
+  }
+  return out;
+}
+
 function AdminCard({ call }: { call: Call }) {
-  const [email, setEmail] = useState(DEFAULT_ADMIN_EMAIL);
-  const [password, setPassword] = useState(() => generateTemporaryPassword());
-  const [formError, setFormError] = useState<string>();
-  const [forceEmail, setForceEmail] = useState(DEFAULT_ADMIN_EMAIL);
-  const [forceError, setForceError] = useState<string>();
+  const createForm = useForm<CreateAdminValues>({
+    resolver: zodResolver(createAdminSchema),
+    defaultValues: { email: DEFAULT_ADMIN_EMAIL, password: generateTemporaryPassword() },
+  });
+  const forceForm = useForm<ForceCreateValues>({ resolver: zodResolver(forceCreateSchema), defaultValues: { email: DEFAULT_ADMIN_EMAIL } });
 
   const create = useRepair(
-    () => call("db-recovery", { action: "SAFE_CREATE_ADMIN", admin_email: email.trim(), admin_password: password }),
+    ({ email, password }: CreateAdminValues) => call("db-recovery", { action: "SAFE_CREATE_ADMIN", admin_email: email.trim(), admin_password: password }),
     { ok: "Success!", failed: "Failed" },
   );
-  const force = useRepair(() => call("db-recovery", { action: "FORCE_CREATE_ADMIN_DEV", admin_email: forceEmail.trim() }), {
+  const force = useRepair(({ email }: ForceCreateValues) => call("db-recovery", { action: "FORCE_CREATE_ADMIN_DEV", admin_email: email.trim() }), {
     ok: "Success!",
     failed: "Failed",
   });
 
-  function onCreate(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validateCreateAdmin(email, password);
-    setFormError(problem);
-    if (!problem) create.mutate();
-  }
+  const onCreate = createForm.handleSubmit((values) => {
+    create.mutate(values, {
+      onError: (error) => {
+        for (const [name, message] of fieldErrorsOf(error, ["email", "password"] as const)) createForm.setError(name, { type: "server", message });
+      },
+    });
+  });
 
-  function onForce(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const problem = validateForceCreate(forceEmail);
-    setForceError(problem);
-    if (!problem) force.mutate();
-  }
+  const onForce = forceForm.handleSubmit((values) => {
+    force.mutate(values, {
+      onError: (error) => {
+        for (const [name, message] of fieldErrorsOf(error, ["email"] as const)) forceForm.setError(name, { type: "server", message });
+      },
+    });
+  });
 
   const temporary = typeof force.data?.temporary_password === "string" ? force.data.temporary_password : undefined;
 
@@ -608,19 +649,13 @@ function AdminCard({ call }: { call: Call }) {
       title="Create an administrator"
       description="A confirmed account with the admin role; made with the recovery key, it is an instance operator too. Note the password before you leave this page."
     >
-      <form noValidate onSubmit={onCreate} className="grid gap-4">
-        <Field label="Administrator e-mail" error={formError}>
-          <Input
-            type="email"
-            autoComplete="off"
-            value={email}
-            onChange={(e) => {
-              setEmail(e.target.value);
-            }}
-          />
+      <form noValidate onSubmit={(e) => void onCreate(e)} className="grid gap-4">
+        <Field label="Administrator e-mail" error={createForm.formState.errors.email?.message}>
+          <Input type="email" autoComplete="off" {...createForm.register("email")} />
         </Field>
         <Field
           label="Temporary password"
+          error={createForm.formState.errors.password?.message}
           hint="Generated for you; meets the password rules. Change it after signing in."
           aside={
             <Button
@@ -628,7 +663,7 @@ function AdminCard({ call }: { call: Call }) {
               size="sm"
               className="h-7 px-2"
               onClick={() => {
-                setPassword(generateTemporaryPassword());
+                createForm.setValue("password", generateTemporaryPassword());
               }}
             >
               <RefreshCw aria-hidden="true" />
@@ -636,14 +671,7 @@ function AdminCard({ call }: { call: Call }) {
             </Button>
           }
         >
-          <PasswordInput
-            autoComplete="off"
-            spellCheck={false}
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-            }}
-          />
+          <PasswordInput autoComplete="off" spellCheck={false} {...createForm.register("password")} />
         </Field>
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={create.isPending}>
@@ -652,14 +680,14 @@ function AdminCard({ call }: { call: Call }) {
           </Button>
           <Outcome
             error={create.error}
-            success={create.isSuccess ? `Administrator ${email.trim()} created. Sign in with the temporary password.` : undefined}
+            success={create.isSuccess ? `Administrator ${create.variables.email.trim()} created. Sign in with the temporary password.` : undefined}
           />
         </div>
       </form>
 
       <Separator className="my-6" />
 
-      <form noValidate onSubmit={onForce} className="grid gap-4">
+      <form noValidate onSubmit={(e) => void onForce(e)} className="grid gap-4">
         <div className="grid gap-1">
           <h3 className="flex items-center gap-2 text-sm font-semibold">
             Force-create administrator <Badge variant="amber">Development only</Badge>
@@ -669,15 +697,8 @@ function AdminCard({ call }: { call: Call }) {
             first sign-in. Works only on a server started with <code className="rounded bg-muted px-1 py-0.5 text-xs">--dev</code>.
           </p>
         </div>
-        <Field label="Account e-mail" error={forceError}>
-          <Input
-            type="email"
-            autoComplete="off"
-            value={forceEmail}
-            onChange={(e) => {
-              setForceEmail(e.target.value);
-            }}
-          />
+        <Field label="Account e-mail" error={forceForm.formState.errors.email?.message}>
+          <Input type="email" autoComplete="off" {...forceForm.register("email")} />
         </Field>
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" variant="outline" disabled={force.isPending}>

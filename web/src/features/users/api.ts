@@ -1,54 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
-import { unwrap } from "@/lib/data";
-import type { Database } from "@/lib/database.types";
 import type { Role } from "@/lib/roles";
-import { getSupabase } from "@/lib/supabase";
 
-export type Member = Database["public"]["Tables"]["members"]["Row"];
-export type Invite = Database["public"]["Tables"]["invites"]["Row"];
-
-export const MEMBERS_KEY = "members";
-export const INVITES_KEY = "invites";
-
-/** The members of the caller's organisation (the server shows no one else's), by name. */
-export function useMembers(orgId: string | null | undefined) {
-  return useQuery({
-    queryKey: [MEMBERS_KEY, "org", orgId],
-    enabled: Boolean(orgId),
-    queryFn: async (): Promise<Member[]> => {
-      const sb = await getSupabase();
-      return unwrap<Member[]>(await sb.from("members").select("*").order("full_name", { ascending: true }));
-    },
-  });
-}
-
-/** Invitations not yet accepted or revoked (pending and expired), newest first. Admins only. */
-export function useOpenInvites(orgId: string | null | undefined, enabled: boolean) {
-  return useQuery({
-    queryKey: [INVITES_KEY, orgId],
-    enabled: Boolean(orgId) && enabled,
-    queryFn: async (): Promise<Invite[]> => {
-      const sb = await getSupabase();
-      return unwrap<Invite[]>(
-        await sb.from("invites").select("*").in("status", ["pending", "expired"]).order("created_at", { ascending: false }),
-      );
-    },
-  });
-}
-
-/** The organisation's name, for the page's description. */
-export function useOrgName(orgId: string | null | undefined) {
-  return useQuery({
-    queryKey: ["org", orgId],
-    enabled: Boolean(orgId),
-    queryFn: async (): Promise<{ id: string; name: string } | null> => {
-      const sb = await getSupabase();
-      return unwrap<{ id: string; name: string } | null>(
-        await sb.from("orgs").select("id, name").eq("id", orgId ?? "").maybeSingle(),
-      );
-    },
-  });
-}
+export { type IssuedInvite, parseIssued } from "@/entities/invites";
 
 /** The roles an invitation or a role change offers (the owner is not handed out here). */
 export const ASSIGNABLE_ROLES = [
@@ -90,20 +42,4 @@ export function canManage(actor: string | null | undefined, target: string): boo
 /** The sign-up link of an invitation token. */
 export function inviteLink(token: string, origin: string = window.location.origin): string {
   return `${origin}/signup?invite=${encodeURIComponent(token)}`;
-}
-
-/** The token and expiry create_invite and resend_invite return (shown once). */
-export interface IssuedInvite {
-  id: string;
-  email: string;
-  role: string;
-  token: string;
-  expires_at: string;
-}
-
-export function parseIssued(body: unknown): IssuedInvite {
-  const r = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
-  const str = (v: unknown) => (typeof v === "string" ? v : "");
-  if (!str(r.token)) throw new Error("The server did not return an invitation link.");
-  return { id: str(r.id), email: str(r.email), role: str(r.role), token: str(r.token), expires_at: str(r.expires_at) };
 }

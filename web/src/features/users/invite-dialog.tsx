@@ -18,12 +18,12 @@ import {
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { NativeSelect } from "@/components/ui/select";
-import { unwrap } from "@/lib/data";
 import { formatDate } from "@/lib/format-time";
 import { roleLabel } from "@/lib/roles";
-import { describeServerError, toastServerError } from "@/lib/server-error";
-import { getSupabase } from "@/lib/supabase";
-import { ASSIGNABLE_ROLES, INVITES_KEY, inviteLink, parseIssued, ROLE_DESCRIPTIONS, type IssuedInvite } from "./api";
+import { applyServerError } from "@/lib/form-errors";
+import { toastServerError } from "@/lib/server-error";
+import { createInvite, invalidateInvites, type IssuedInvite } from "@/entities/invites";
+import { ASSIGNABLE_ROLES, inviteLink, ROLE_DESCRIPTIONS } from "./api";
 import { LinkBox } from "./link-box";
 
 const schema = z.object({
@@ -57,13 +57,10 @@ export function InviteDialog({ open, onOpenChange }: { open: boolean; onOpenChan
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      const sb = await getSupabase();
-      const result = parseIssued(unwrap<unknown>(await sb.rpc("create_invite", { email: values.email, role: values.role })));
-      setIssued(result);
-      void queryClient.invalidateQueries({ queryKey: [INVITES_KEY] });
+      setIssued(await createInvite(values.email, values.role));
+      void invalidateInvites(queryClient);
     } catch (error) {
-      const p = describeServerError(error, "The invitation could not be created.");
-      form.setError("root", { message: p.message });
+      const p = await applyServerError(form.setError, error, { fallback: "The invitation could not be created.", fields: ["email", "role"] });
       toastServerError("Invitation not created", p);
     }
   });

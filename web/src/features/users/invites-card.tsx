@@ -17,12 +17,12 @@ import {
 import { EmptyState } from "@/components/ui/empty-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { unwrap } from "@/lib/data";
 import { formatDate, formatRelativeTime } from "@/lib/format-time";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { describeServerError, toastServerError } from "@/lib/server-error";
-import { getSupabase } from "@/lib/supabase";
-import { INVITES_KEY, inviteLink, parseIssued, type Invite, type IssuedInvite, type Member } from "./api";
+import { type Invite, invalidateInvites, type IssuedInvite, resendInvite, revokeInvite } from "@/entities/invites";
+import type { Member } from "@/entities/members";
+import { inviteLink } from "./api";
 import { LinkBox } from "./link-box";
 
 function InviteStatus({ expired }: { expired: boolean }) {
@@ -57,13 +57,12 @@ export function InvitesCard({
   async function resend(invite: Invite) {
     setBusy(invite.id);
     try {
-      const sb = await getSupabase();
-      setResent(parseIssued(unwrap<unknown>(await sb.rpc("resend_invite", { invite_id: invite.id }))));
+      setResent(await resendInvite(invite.id));
     } catch (e) {
       toastServerError("Invitation not resent", describeServerError(e, "The invitation could not be resent."));
     } finally {
       setBusy(null);
-      void queryClient.invalidateQueries({ queryKey: [INVITES_KEY] });
+      void invalidateInvites(queryClient);
     }
   }
 
@@ -72,9 +71,8 @@ export function InvitesCard({
     setBusy(revoking.id);
     setRevokeError(null);
     try {
-      const sb = await getSupabase();
-      unwrap<unknown>(await sb.rpc("revoke_invite", { invite_id: revoking.id }));
-      await queryClient.invalidateQueries({ queryKey: [INVITES_KEY] });
+      await revokeInvite(revoking.id);
+      await invalidateInvites(queryClient);
       toast.success("Invitation revoked", { description: `The link sent to ${revoking.email} no longer works.` });
       setRevoking(null);
     } catch (e) {

@@ -1,6 +1,9 @@
+import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
+import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
+import { z } from "zod";
 import { Button } from "@/components/ui/button";
 import {
   Dialog,
@@ -11,91 +14,74 @@ import {
   DialogHeader,
   DialogTitle,
 } from "@/components/ui/dialog";
-import { Label } from "@/components/ui/label";
-import { NativeSelect } from "@/components/ui/select";
-import { unwrap } from "@/lib/data";
+import { FormField, FormSelect } from "@/components/ui/form";
+import { changeMemberRole, invalidateMembers, type Member, setMemberActive } from "@/entities/members";
+import { applyServerError } from "@/lib/form-errors";
 import { isRole, roleLabel } from "@/lib/roles";
 import { describeServerError, toastServerError } from "@/lib/server-error";
-import { getSupabase } from "@/lib/supabase";
-import { ASSIGNABLE_ROLES, MEMBERS_KEY, ROLE_DESCRIPTIONS, type Member } from "./api";
+import { ASSIGNABLE_ROLES, ROLE_DESCRIPTIONS } from "./api";
 
 export type MemberAction = { kind: "role" | "deactivate" | "reactivate"; member: Member } | null;
 
 const displayName = (m: Member) => m.full_name.trim() || m.email;
 
+const roleSchema = z.object({ role: z.string().min(1) });
+type RoleValues = z.input<typeof roleSchema>;
+
 function RoleDialog({ member, onClose }: { member: Member; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const selectId = useId();
-  const [role, setRole] = useState(member.role);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useForm<RoleValues>({ resolver: zodResolver(roleSchema), defaultValues: { role: member.role } });
+  const role = useWatch({ control: form.control, name: "role" });
+  const busy = form.formState.isSubmitting;
   const options: string[] = [...ASSIGNABLE_ROLES];
   if (!options.includes(member.role)) options.unshift(member.role);
   const name = displayName(member);
 
-  async function save() {
-    setBusy(true);
-    setError(null);
+  const save = form.handleSubmit(async (values) => {
     try {
-      const sb = await getSupabase();
-      const rows = unwrap<{ id: string; role: string }[]>(
-        await sb.from("profiles_v2").update({ role }).eq("id", member.id).select("id, role"),
-      );
-      if (rows.length === 0) throw new Error("This member could not be updated. Reload the page and try again.");
-      await queryClient.invalidateQueries({ queryKey: [MEMBERS_KEY] });
-      toast.success("Role changed", { description: `${name} is now ${roleLabel(role)}.` });
+      await changeMemberRole(member.id, values.role);
+      await invalidateMembers(queryClient);
+      toast.success("Role changed", { description: `${name} is now ${roleLabel(values.role)}.` });
       onClose();
     } catch (e) {
-      const p = describeServerError(e, "The role could not be changed.");
-      setError(p.message);
+      const p = await applyServerError(form.setError, e, { fallback: "The role could not be changed.", fields: ["role"] });
       toastServerError("Role not changed", p);
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   return (
-    <>
-      <DialogHeader>
-        <DialogTitle>Change {name}’s role</DialogTitle>
-        <DialogDescription>The new role applies from their next action; every change is recorded in the audit trail.</DialogDescription>
-      </DialogHeader>
-      <div className="grid gap-1.5">
-        <Label htmlFor={selectId}>Role</Label>
-        <NativeSelect
-          id={selectId}
-          value={role}
-          aria-describedby={`${selectId}-hint`}
-          onChange={(event) => {
-            setRole(event.target.value);
-          }}
-        >
-          {options.map((r) => (
-            <option key={r} value={r}>
-              {roleLabel(r)}
-            </option>
-          ))}
-        </NativeSelect>
-        <p id={`${selectId}-hint`} className="text-xs leading-5 text-muted-foreground">
-          {isRole(role) ? ROLE_DESCRIPTIONS[role] : ""}
-        </p>
-      </div>
-      {error ? (
-        <p role="alert" className="text-sm font-medium text-destructive">
-          {error}
-        </p>
-      ) : null}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={busy}>
-            Cancel
+    <FormProvider {...form}>
+      <form className="grid gap-4" noValidate onSubmit={(event) => void save(event)}>
+        <DialogHeader>
+          <DialogTitle>Change {name}’s role</DialogTitle>
+          <DialogDescription>The new role applies from their next action; every change is recorded in the audit trail.</DialogDescription>
+        </DialogHeader>
+        <FormField name="role" label="Role" hint={isRole(role) ? ROLE_DESCRIPTIONS[role] : ""}>
+          <FormSelect name="role">
+            {options.map((r) => (
+              <option key={r} value={r}>
+                {roleLabel(r)}
+              </option>
+            ))}
+          </FormSelect>
+        </FormField>
+        {form.formState.errors.root?.message ? (
+          <p role="alert" className="text-sm font-medium text-destructive">
+            {form.formState.errors.root.message}
+          </p>
+        ) : null}
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline" disabled={busy}>
+              Cancel
+            </Button>
+          </DialogClose>
+          <Button type="submit" disabled={busy || role === member.role}>
+            {busy ? "Saving…" : "Change role"}
           </Button>
-        </DialogClose>
-        <Button onClick={() => void save()} disabled={busy || role === member.role}>
-          {busy ? "Saving…" : "Change role"}
-        </Button>
-      </DialogFooter>
-    </>
+        </DialogFooter>
+      </form>
+    </FormProvider>
   );
 }
 
@@ -109,9 +95,8 @@ function SwitchDialog({ member, deactivate, onClose }: { member: Member; deactiv
     setBusy(true);
     setError(null);
     try {
-      const sb = await getSupabase();
-      unwrap<unknown>(await sb.rpc(deactivate ? "deactivate_member" : "reactivate_member", { user_id: member.id }));
-      await queryClient.invalidateQueries({ queryKey: [MEMBERS_KEY] });
+      await setMemberActive(member.id, !deactivate);
+      await invalidateMembers(queryClient);
       toast.success(deactivate ? "Member deactivated" : "Member reactivated", {
         description: deactivate ? `${name} is signed out and cannot sign in.` : `${name} can sign in again.`,
       });

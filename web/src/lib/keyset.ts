@@ -53,3 +53,33 @@ export function cursorOf(sort: SortSpec, row: object): Cursor | null {
   if (raw === null || raw === undefined) return { id, value: null };
   return { id, value: typeof raw === "string" ? raw : JSON.stringify(raw) };
 }
+
+/** Rows per page of the content lists. */
+export const PAGE_SIZE = 25;
+
+/** The cursor continuing after the last row of `page`, or undefined when it was the last page. */
+export function nextCursor(sort: SortSpec, page: readonly object[], size: number = PAGE_SIZE): Cursor | undefined {
+  if (page.length < size) return undefined;
+  const last = page.at(-1);
+  return last ? (cursorOf(sort, last) ?? undefined) : undefined;
+}
+
+/** The part of a PostgREST query builder that paging needs. */
+export interface PageableQuery<Q> {
+  or(filters: string): Q;
+  order(column: string, options: { ascending: boolean; nullsFirst?: boolean }): Q;
+  limit(count: number): Q;
+  abortSignal(signal: AbortSignal): Q;
+}
+
+/**
+ * One page of `query` after `cursor` in `sort` order: the keyset filter,
+ * the sort with `id` breaking ties, and the page size.
+ */
+export function pageAfter<Q extends PageableQuery<Q>>(query: Q, sort: SortSpec, cursor: Cursor | null, signal?: AbortSignal, size: number = PAGE_SIZE): Q {
+  let q = query;
+  if (cursor) q = q.or(keysetFilter(sort, cursor));
+  q = q.order(sort.column, { ascending: sort.ascending, nullsFirst: false }).order("id", { ascending: sort.ascending }).limit(size);
+  if (signal) q = q.abortSignal(signal);
+  return q;
+}
