@@ -12,6 +12,8 @@ import { actionFilter, type AuditFilters, KNOWN_ACTIONS, PAGE_SIZE, periodBounds
 
 // The Audit Log's view of the trail: its filters as PostgREST filters, and
 // the trail's fetchers (entities/audit) with the page size of this screen.
+// What the screen's files use of the entity is re-exported here, so they
+// keep one import.
 
 export {
   countable,
