@@ -11,7 +11,7 @@ import (
 // restError, in PostgREST's shape.
 
 // restError renders err as PostgREST does: the status of its Kind
-// (statusOf) and the body {code, message, details, hint}, null for an
+// (statusOf) and the body {code, message, details, hint, fields}, null for an
 // empty details or hint. A HEAD request gets the code in Proxy-Status (it
 // has no body); PGRST303 (an expired token) gets a WWW-Authenticate
 // challenge. Anything that is not a client error is logged with the
@@ -32,18 +32,21 @@ func restError(w http.ResponseWriter, r *http.Request, a *API, err error) {
 	if pe.Code == codeJWTExpired {
 		w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token", error_description="JWT expired"`)
 	}
-	writeJSON(w, statusOf(pe.Kind), restBody{pe.Code, pe.Message, nullable(pe.Details), nullable(pe.Hint)})
+	writeJSON(w, statusOf(pe.Kind), restBody{pe.Code, pe.Message, nullable(pe.Details), nullable(pe.Hint), pe.Fields})
 }
 
 // codeJWTExpired is PostgREST's code for an expired bearer token.
 const codeJWTExpired = "PGRST303"
 
-// restBody is PostgREST's error body.
+// restBody is PostgREST's error body, with the message of every refused
+// field of a form under "fields" (absent when the error names none;
+// postgrest-js hands the parsed body to its caller, so forms read it).
 type restBody struct {
-	Code    string  `json:"code"`
-	Message string  `json:"message"`
-	Details *string `json:"details"`
-	Hint    *string `json:"hint"`
+	Code    string            `json:"code"`
+	Message string            `json:"message"`
+	Details *string           `json:"details"`
+	Hint    *string           `json:"hint"`
+	Fields  map[string]string `json:"fields,omitempty"`
 }
 
 func nullable(s string) *string {

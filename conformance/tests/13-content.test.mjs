@@ -191,6 +191,10 @@ perBackend((ctx) => {
     r = await marketer.client.rpc('attach_reference_file', { reference_id: ref.id, file_path: refPath, file_name: 'study.pdf' });
     assert.equal(r.error, null, JSON.stringify(r.error));
     assert.equal(r.data.page_count, 3);
+    // A refused form names every refused field, as supabase-js hands the body on.
+    r = await marketer.client.from('claims').insert({ text: '   ', expires_at: 'soon' }).select().single();
+    assert.equal(r.error?.code, '23514');
+    assert.deepEqual(Object.keys(r.error?.fields ?? {}).sort(), ['expires_at', 'text'], JSON.stringify(r.error));
     r = await marketer.client.from('claims').insert({ text: 'Zelvora reduces symptoms by 42%', product_id: product.id, variants: ['42% fewer symptoms'] }).select().single();
     assert.equal(r.error, null, JSON.stringify(r.error));
     const claim = r.data;
