@@ -9,7 +9,7 @@ import { isRecord } from "./api";
  */
 
 /** The claims of an access token, unverified (the server verifies it); null when unreadable. */
-function claimsOf(jwt: string): Record<string, unknown> | null {
+export function tokenClaims(jwt: string): Record<string, unknown> | null {
   const part = jwt.split(".")[1];
   if (!part) return null;
   try {
@@ -32,5 +32,5 @@ export function secondFactorDue(session: Pick<Session, "access_token" | "user"> 
   if (!session) return false;
   const factors: unknown = (session.user as { factors?: unknown } | undefined)?.factors;
   const verified = Array.isArray(factors) && factors.some((f: unknown) => isRecord(f) && f.status === "verified");
-  return verified && claimsOf(session.access_token)?.aal !== "aal2";
+  return verified && tokenClaims(session.access_token)?.aal !== "aal2";
 }

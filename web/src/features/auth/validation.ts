@@ -6,6 +6,7 @@
  */
 import { z } from "zod/mini";
 import { isRecord } from "@/lib/api";
+import { tokenClaims } from "@/lib/assurance";
 import { errorMessage } from "@/lib/errors";
 import { passwordProblem, PASSWORDS_DO_NOT_MATCH } from "@/lib/password";
 
@@ -143,18 +144,7 @@ export function readLinkTokens(search: string, hash: string): LinkTokens {
   return { accessToken: get("access_token"), refreshToken: get("refresh_token"), error: get("error_description") };
 }
 
-/** The claims of an access token, unverified (the server verifies it); null when unreadable. */
-export function tokenClaims(jwt: string): Record<string, unknown> | null {
-  const part = jwt.split(".")[1];
-  if (!part) return null;
-  try {
-    const json = atob(part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "="));
-    const claims: unknown = JSON.parse(json);
-    return isRecord(claims) ? claims : null;
-  } catch {
-    return null;
-  }
-}
+export { tokenClaims };
 
 /**
  * Whether an access token comes from an e-mailed link (recovery, OTP,
