@@ -112,7 +112,8 @@ describe("WorkspaceSettingsCard", () => {
     await u.click(save);
     expect(screen.getByText("The passcode must have between 6 and 128 characters")).toBeInTheDocument();
     await u.clear(passcode);
-    await u.type(passcode, "x".repeat(129));
+    await u.click(passcode);
+    await u.paste("x".repeat(129));
     await u.click(save);
     expect(screen.getByText("The passcode must have between 6 and 128 characters")).toBeInTheDocument();
     expect(updates()).toHaveLength(0);

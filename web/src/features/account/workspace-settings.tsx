@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Building2, History, KeyRound, Lock, SearchX, ShieldCheck, UserPlus } from "lucide-react";
-import { useId, useMemo, type ReactNode } from "react";
+import { Children, useId, useMemo, type ReactNode } from "react";
 import { FormProvider, useController, useForm, useWatch, type Control } from "react-hook-form";
 import { toast } from "sonner";
 import { z } from "zod";
@@ -179,7 +179,8 @@ function SettingRow({
         </div>
         {control}
       </div>
-      {children ? <div className="sm:pl-9">{children}</div> : null}
+      {/* Only what is there: a message or the passcode field, not an empty gap. */}
+      {Children.toArray(children).length > 0 ? <div className="sm:pl-9">{children}</div> : null}
     </div>
   );
 }
