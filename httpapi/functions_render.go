@@ -7,7 +7,8 @@ import (
 )
 
 // The renderer of /functions/v1: every failure of a function reaches the
-// client through fnFail as JSON {success: false, code, message}, with the
+// client through fnFail as JSON {success: false, code, message} (and the
+// message of each refused field under fields), with the
 // status of its Kind (statusOf), so that functions-js reports a
 // FunctionsHttpError whose context.json() is that body.
 
@@ -29,6 +30,9 @@ func (a *API) fnFail(w http.ResponseWriter, r *http.Request, err error) {
 	body := map[string]any{"success": false, "code": e.Code, "message": e.Message}
 	if len(e.Reasons) > 0 {
 		body["weak_password"] = map[string]any{"reasons": e.Reasons}
+	}
+	if len(e.Fields) > 0 {
+		body["fields"] = e.Fields
 	}
 	writeJSON(w, statusOf(e.Kind), body)
 }

@@ -170,6 +170,8 @@ func TestRenderFunctions(t *testing.T) {
 		{name: "weak password", err: &fairbalance.Error{Kind: fairbalance.KindUnprocessable, Code: "weak_password", Message: "w", Reasons: []string{"length"}}, status: 422,
 			body: `{"code":"weak_password","message":"w","success":false,"weak_password":{"reasons":["length"]}}` + "\n"},
 		{name: "rate limited", err: fe(fairbalance.KindRateLimited, "over_request_rate_limit", "r"), status: 429, body: `{"code":"over_request_rate_limit","message":"r","success":false}` + "\n"},
+		{name: "fields", err: &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "validation_failed", Message: "p", Fields: map[string]string{"preview_passcode": "p"}}, status: 400,
+			body: `{"code":"validation_failed","fields":{"preview_passcode":"p"},"message":"p","success":false}` + "\n"},
 		{name: "internal", err: errors.New("disk on fire"), status: 500,
 			body: `{"code":"unexpected_failure","error_id":"req-7","message":"Unexpected failure, please check server logs for more information","success":false}` + "\n"},
 		{name: "internal with a code", err: &fairbalance.Error{Kind: fairbalance.KindInternal, Code: "seed_failed", Message: "s", Err: errors.New("x")}, status: 500,

@@ -186,14 +186,14 @@ func (s *Settings) Update(ctx context.Context, a Actor, p SettingsPatch) (*fairb
 	if p.SiteAccessMode != nil {
 		mode = strings.ToUpper(strings.TrimSpace(*p.SiteAccessMode))
 		if mode != fairbalance.SiteAccessPublic && mode != fairbalance.SiteAccessPrivate {
-			return nil, errf(fairbalance.KindInvalid, "validation_failed", "site_access_mode must be PUBLIC or PRIVATE")
+			return nil, settingRefused("site_access_mode", "site_access_mode must be PUBLIC or PRIVATE")
 		}
 	}
 	var hash string
 	if p.PreviewPasscode != nil && *p.PreviewPasscode != "" {
 		n := utf8.RuneCountInString(*p.PreviewPasscode)
 		if n < MinPasscodeLength || n > MaxPasscodeLength || !utf8.ValidString(*p.PreviewPasscode) {
-			return nil, errf(fairbalance.KindInvalid, "validation_failed", "The passcode must have between 6 and 128 characters")
+			return nil, settingRefused("preview_passcode", "The passcode must have between 6 and 128 characters")
 		}
 		if hash, err = s.id.hasher.Hash(ctx, *p.PreviewPasscode); err != nil {
 			return nil, internal(err)
@@ -213,7 +213,7 @@ func (s *Settings) Update(ctx context.Context, a Actor, p SettingsPatch) (*fairb
 			w.PreviewPasscodeEnabled = *p.PreviewPasscodeEnabled
 		}
 		if w.PreviewPasscodeEnabled && w.PreviewPasscodeHash == "" {
-			return errf(fairbalance.KindInvalid, "validation_failed", "Set a passcode before enabling the passcode gate")
+			return settingRefused("preview_passcode", "Set a passcode before enabling the passcode gate")
 		}
 		if p.SiteAccessMode != nil {
 			w.SiteAccessMode = mode
@@ -301,4 +301,12 @@ func (s *Identity) signupOpen(ctx context.Context, q fairbalance.Tx, addr string
 		return errSignupDisabled
 	}
 	return nil
+}
+
+// settingRefused is a refused value of the setting field, with msg as the
+// form's message for that field too.
+func settingRefused(field, msg string) *fairbalance.Error {
+	e := errf(fairbalance.KindInvalid, "validation_failed", msg)
+	e.Fields = map[string]string{field: msg}
+	return e
 }

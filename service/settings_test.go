@@ -152,15 +152,23 @@ func TestSettingsUpdateIsAuthorisedAuditedAndCached(t *testing.T) {
 		}
 
 		// Validation.
-		for name, p := range map[string]service.SettingsPatch{
-			"empty":             {},
-			"gate without code": {PreviewPasscodeEnabled: ptr(true)},
-			"short passcode":    {PreviewPasscode: ptr("12345")},
-			"bad mode":          {SiteAccessMode: ptr("HIDDEN")},
-			"enable and clear":  {PreviewPasscodeEnabled: ptr(true), PreviewPasscode: ptr("")},
+		for name, c := range map[string]struct {
+			p     service.SettingsPatch
+			field string // the form field the refusal names ("" none)
+		}{
+			"empty":             {p: service.SettingsPatch{}},
+			"gate without code": {p: service.SettingsPatch{PreviewPasscodeEnabled: ptr(true)}, field: "preview_passcode"},
+			"short passcode":    {p: service.SettingsPatch{PreviewPasscode: ptr("12345")}, field: "preview_passcode"},
+			"bad mode":          {p: service.SettingsPatch{SiteAccessMode: ptr("HIDDEN")}, field: "site_access_mode"},
+			"enable and clear":  {p: service.SettingsPatch{PreviewPasscodeEnabled: ptr(true), PreviewPasscode: ptr("")}, field: "preview_passcode"},
 		} {
-			if _, err := e.settings.Update(e.ctx, e.withKey(), p); errCode(err) != "validation_failed" {
+			_, err := e.settings.Update(e.ctx, e.withKey(), c.p)
+			if errCode(err) != "validation_failed" {
 				t.Fatalf("%s: %v", name, err)
+			}
+			fe := fairbalance.AsError(err)
+			if c.field == "" && len(fe.Fields) != 0 || c.field != "" && fe.Fields[c.field] != fe.Message {
+				t.Fatalf("%s: fields %v for %q", name, fe.Fields, fe.Message)
 			}
 		}
 
