@@ -251,6 +251,8 @@ type MailStore interface {
 	// DueMail returns up to limit pending messages whose next attempt is due.
 	DueMail(ctx context.Context, now time.Time, limit int) ([]*MailMessage, error)
 	UpdateMail(ctx context.Context, m *MailMessage) error
+	// MailByID returns one message, or ErrNotFound.
+	MailByID(ctx context.Context, id int64) (*MailMessage, error)
 	// RecentMail lists the newest messages, optionally only those to one address.
 	RecentMail(ctx context.Context, to string, limit int) ([]*MailMessage, error)
 }

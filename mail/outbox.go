@@ -167,6 +167,57 @@ func (o *Outbox) DeliverDue(ctx context.Context) (int, error) {
 	return delivered, err
 }
 
+// DeliverMessage makes one attempt at the message id when it is pending
+// and due, as DeliverDue does for each message it takes, and says when the
+// message needs its next attempt: the zero time once nothing more is to be
+// done (delivered, failed for good, no longer in the outbox), else the time
+// the message's next attempt is due (after a refusal, or because it was
+// not due yet, or because ctx was cancelled during the attempt). The error
+// reports store failures only; a message the sender refuses is recorded
+// as DeliverDue records it.
+//
+// The job queue calls it, once per message and never twice at a time for
+// one message (its jobs are locked while they run), so that several
+// instances on one database never send a message twice.
+func (o *Outbox) DeliverMessage(ctx context.Context, id int64) (next time.Time, err error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	m, err := o.store.MailByID(ctx, id)
+	if errors.Is(err, fairbalance.ErrNotFound) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("mail outbox: message %d: %w", id, err)
+	}
+	if m.Status != StatusPending {
+		return time.Time{}, nil
+	}
+	if m.NextAttemptAt.After(o.now()) {
+		return m.NextAttemptAt, nil
+	}
+	if _, err := o.deliverOne(ctx, m); err != nil {
+		return time.Time{}, err
+	}
+	if m.Status != StatusPending {
+		return time.Time{}, nil
+	}
+	return m.NextAttemptAt, nil
+}
+
+// DueMessages lists the ids of up to limit pending messages whose next
+// attempt is due at now, oldest first.
+func (o *Outbox) DueMessages(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+	due, err := o.store.DueMail(ctx, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("mail outbox: due messages: %w", err)
+	}
+	ids := make([]int64, len(due))
+	for i, m := range due {
+		ids[i] = m.ID
+	}
+	return ids, nil
+}
+
 func (o *Outbox) deliverBatch(ctx context.Context) (taken, delivered int, err error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -50,6 +50,8 @@ type DB struct {
 	wstmts  stmtCache
 	rstmts  stmtCache
 	gc      *groupCommitter // SQLite only
+	// mailHook runs in the transaction of every EnqueueMail (OnMailEnqueued).
+	mailHook atomic.Pointer[MailHook]
 }
 
 var _ fairbalance.Store = (*DB)(nil)
@@ -172,7 +174,7 @@ func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true}
+	q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true, mailHook: db.mailHook.Load()}
 	defer db.prepareMissed(ctx, q)
 	if err := fn(q); err != nil {
 		_ = tx.Rollback()
@@ -349,6 +351,8 @@ type querier struct {
 	// connection is the transaction's, so preparing during it would wait
 	// for itself).
 	missed []string
+	// mailHook is the store's MailHook when the querier runs a transaction.
+	mailHook *MailHook
 }
 
 func (q *querier) stmt(ctx context.Context, query string) (*sql.Stmt, error) {

@@ -470,9 +470,13 @@ func (q *querier) EnqueueMail(ctx context.Context, m *fairbalance.MailMessage) e
 	}
 	// Without an organisation given, the message belongs to the
 	// organisation of the account with the recipient address, if any.
-	return translate(q.row(ctx, `INSERT INTO mail_outbox (recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at, org_id)
+	err := translate(q.row(ctx, `INSERT INTO mail_outbox (recipient, subject, body_text, body_html, kind, status, attempts, last_error, created_at, next_attempt_at, org_id)
 VALUES (?,?,?,?,?,?,?,?,?,?, COALESCE(NULLIF(?, ''), (SELECT p.org_id FROM users u JOIN profiles_v2 p ON p.id = u.id WHERE u.email = ? AND p.org_id IS NOT NULL), '')) RETURNING id, org_id`,
 		m.To, m.Subject, m.Text, m.HTML, m.Kind, m.Status, m.Attempts, m.LastError, m.CreatedAt.UTC(), m.NextAttemptAt.UTC(), m.OrgID, strings.ToLower(m.To)).Scan(&m.ID, &m.OrgID))
+	if err != nil || q.tx == nil || q.mailHook == nil {
+		return err
+	}
+	return (*q.mailHook)(ctx, q.tx, m)
 }
 
 func (q *querier) RecordAuthEvent(ctx context.Context, e *fairbalance.AuthEvent) error {

@@ -20,6 +20,7 @@ import (
 	"fairbalance/auth"
 	"fairbalance/blobstore"
 	"fairbalance/httpapi"
+	"fairbalance/jobs"
 	"fairbalance/mail"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
@@ -70,6 +71,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	outbox := mail.NewOutbox(db, sender, log)
+	queue, err := openJobs(ctx, &c, db, outbox, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 
 	var allow []string
 	for _, p := range strings.Split(c.RedirectAllowList, ",") {
@@ -88,7 +94,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		MailMinInterval: c.MailMinInterval, SecurePasswordChange: c.SecurePassword, Version: version,
 		SignupDisabled: func(ctx context.Context) (bool, error) { return settings.SignupDisabled(ctx) },
 	}, log)
-	id.MailQueued = outbox.Notify
 	settings = service.NewSettings(id)
 	recovery := service.NewRecovery(id, service.RecoveryConfig{Dev: c.Dev, Migrate: db.Migrate})
 
@@ -111,7 +116,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
 	data := service.NewRegistry(id.Store(), storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
-		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify, Sealer: sealer}
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, Sealer: sealer}
 	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()
@@ -138,7 +143,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	bg, stopBG := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); outbox.Run(bg) }()
+	go func() { defer wg.Done(); queue.Run(bg) }()
 	wg.Add(1)
 	go func() { defer wg.Done(); storage.RunReclaimer(bg, log, reclaimDelay, reclaimInterval) }()
 	// The sealer's last pass, when bg ends, comes after the requests have
@@ -233,4 +238,23 @@ func openSealer(ctx context.Context, c *config, db *sqlstore.DB, keys *auth.Keys
 		return nil, err
 	}
 	return auditseal.New(ctx, auditseal.Config{Chains: db.AuditView(), Key: keys.AuditKey, Logs: logs, Interval: c.AuditSealInterval, Log: log})
+}
+
+// openJobs applies the job queue's migrations and makes the queue: River
+// on the store's own connections (on PostgreSQL with one more connection
+// to LISTEN on), delivering the outbox. Every message put in the outbox
+// gets its delivery job in the same transaction. The review sweeps are
+// not wired yet (no Sweeper).
+func openJobs(ctx context.Context, c *config, db *sqlstore.DB, outbox *mail.Outbox, log *slog.Logger) (*jobs.Queue, error) {
+	jq, err := db.JobQueue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q, err := jobs.New(ctx, jobs.Config{Pool: jq.Pool, Postgres: jq.Postgres, Schema: jq.Schema, ListenURL: c.DatabaseURL,
+		Migrate: db.WithMigrationLock, Mailer: outbox, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	db.OnMailEnqueued(q.EnqueueMailTx)
+	return q, nil
 }
