@@ -14,7 +14,7 @@ import (
 
 // The one-way import rule of the architecture, checked over the real
 // package graph (go list): cmd → httpapi → service → dataapi → fairbalance;
-// adapters (sqlstore, blobstore, mail) import only fairbalance and their
+// adapters (sqlstore, blobstore, mail, jobs) import only fairbalance and their
 // drivers, and only cmd wires them in; the service layer knows no HTTP.
 
 const module = "fairbalance"
@@ -24,7 +24,7 @@ var (
 	// libraries: pure helpers with no I/O of their own.
 	libraries = []string{"fairbalance/auth", "fairbalance/pgrest", "fairbalance/pdftext", "fairbalance/samplepdf", "fairbalance/ratelimit"}
 	// adapters: the outside world behind the root package's ports.
-	adapters = []string{"fairbalance/sqlstore", "fairbalance/blobstore", "fairbalance/mail", "fairbalance/auditseal"}
+	adapters = []string{"fairbalance/sqlstore", "fairbalance/blobstore", "fairbalance/mail", "fairbalance/auditseal", "fairbalance/jobs"}
 	// testSupport: packages for tests only; the program never imports them.
 	testSupport = []string{"fairbalance/sqlstore/storetest", "fairbalance/sqlstore/sqltest", "fairbalance/blobstore/blobtest"}
 )
@@ -55,6 +55,7 @@ var importRules = map[string]importRule{
 	"fairbalance/blobstore":                {may: []string{module}},
 	"fairbalance/mail":                     {may: []string{module}},
 	"fairbalance/auditseal":                {may: []string{module}},
+	"fairbalance/jobs":                     {may: []string{module}},
 	"fairbalance/sqlstore/storetest":       {may: []string{module, "fairbalance/sqlstore", "fairbalance/sqlstore/sqltest"}},
 	"fairbalance/sqlstore/sqltest":         {may: []string{module, "fairbalance/sqlstore", "fairbalance/sqlstore/internal/rawkey"}},
 	"fairbalance/blobstore/blobtest":       {may: []string{module, "fairbalance/blobstore"}},
