@@ -49,6 +49,9 @@ type Deps struct {
 	// functions and the passcode gate; without Settings the gate is off.
 	Settings *service.Settings
 	Recovery *service.Recovery
+	// JobsState, when set, is the state of the background job queue that
+	// GET /api/health reports ("running", "starting" or "stopped").
+	JobsState func() string
 	// Storage serves /storage/v1; nil answers that storage is not configured.
 	Storage *service.Storage
 }
@@ -75,6 +78,7 @@ type API struct {
 	recovery    *service.Recovery
 	gateKey     []byte
 	gateLimiter *ratelimit.Limiter
+	jobsState   func() string
 }
 
 // New returns the API.
@@ -85,7 +89,7 @@ func New(cfg Config, d Deps) *API {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	a := &API{cfg: cfg, id: d.Identity, data: d.Data, storage: d.Storage, store: d.Store, ui: d.UI, log: d.Log, started: time.Now()}
+	a := &API{cfg: cfg, id: d.Identity, data: d.Data, storage: d.Storage, store: d.Store, ui: d.UI, log: d.Log, started: time.Now(), jobsState: d.JobsState}
 	if cfg.RateLimits {
 		a.limiter = ratelimit.New()
 	}

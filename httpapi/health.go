@@ -10,7 +10,7 @@ import (
 )
 
 // handleHealth reports whether the instance can serve: the database answers
-// and its migration level.
+// and its migration level; and whether its background jobs run.
 func (a *API) handleHealth(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
@@ -26,6 +26,9 @@ func (a *API) handleHealth(w http.ResponseWriter, r *http.Request) {
 	}
 	body["migration"] = level
 	body["uptime_seconds"] = int(time.Since(a.started).Seconds())
+	if a.jobsState != nil {
+		body["jobs"] = a.jobsState()
+	}
 	writeJSON(w, http.StatusOK, body)
 }
 

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -111,6 +112,7 @@ type Queue struct {
 	cfg    Config
 	listen *pgxpool.Pool // nil when polling
 	log    *slog.Logger
+	state  atomic.Value // string: see State
 }
 
 // New applies River's pending migrations to the database of c.Pool and
@@ -139,6 +141,7 @@ func New(ctx context.Context, c Config) (*Queue, error) {
 		c.Log = slog.Default()
 	}
 	q := &Queue{cfg: c, log: c.Log}
+	q.state.Store(StateStarting)
 
 	var driver riverdriver.Driver[*sql.Tx]
 	switch {
@@ -234,10 +237,23 @@ func (q *Queue) closeListen() {
 // periodic ones. It returns at once; Stop ends it.
 func (q *Queue) Start(ctx context.Context) error {
 	if err := q.client.Start(ctx); err != nil {
+		q.state.Store(StateStopped)
 		return fmt.Errorf("jobs: start: %w", err)
 	}
+	q.state.Store(StateRunning)
 	return nil
 }
+
+// The states of a Queue, as State reports them.
+const (
+	StateStarting = "starting" // made, not started yet
+	StateRunning  = "running"  // working jobs
+	StateStopped  = "stopped"  // stopped, or failed to start
+)
+
+// State says whether this instance works jobs: StateStarting,
+// StateRunning or StateStopped. Health checks report it.
+func (q *Queue) State() string { return q.state.Load().(string) }
 
 // Stop stops fetching jobs and waits for the running ones until ctx ends,
 // then cancels them and waits for them to return. A cancelled job is
@@ -245,6 +261,7 @@ func (q *Queue) Start(ctx context.Context) error {
 // Stop releases the listening connection; the Queue cannot start again.
 func (q *Queue) Stop(ctx context.Context) error {
 	defer q.closeListen()
+	defer q.state.Store(StateStopped)
 	err := q.client.Stop(ctx)
 	if err == nil || !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return err
@@ -262,6 +279,7 @@ func (q *Queue) Run(ctx context.Context) {
 	if err := q.Start(context.WithoutCancel(ctx)); err != nil {
 		q.log.Error("jobs: not started", "error", err)
 		q.closeListen()
+		q.state.Store(StateStopped)
 		return
 	}
 	<-ctx.Done()

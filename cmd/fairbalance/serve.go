@@ -129,7 +129,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	api := httpapi.New(httpapi.Config{
 		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
 	}, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, UI: ui, Log: log,
-		Settings: settings, Recovery: recovery, Storage: storage})
+		Settings: settings, Recovery: recovery, Storage: storage, JobsState: queue.State})
 
 	srv := &http.Server{
 		Handler:           api.Handler(),
