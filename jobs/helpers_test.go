@@ -45,6 +45,8 @@ func onPostgres(t *testing.T, fn func(t *testing.T, a, b *sqlstore.DB)) {
 	fn(t, a, b)
 }
 
+func testDatabaseURL() string { return os.Getenv("TEST_DATABASE_URL") }
+
 // logBuffer collects a logger's records for tests, safely.
 type logBuffer struct {
 	mu sync.Mutex
@@ -75,7 +77,7 @@ func newQueue(t *testing.T, db *sqlstore.DB, c jobs.Config) *jobs.Queue {
 	}
 	c.Pool, c.Postgres, c.Schema, c.Migrate = jq.Pool, jq.Postgres, jq.Schema, db.WithMigrationLock
 	if c.Postgres && c.ListenURL == "" {
-		c.ListenURL = os.Getenv("TEST_DATABASE_URL")
+		c.ListenURL = testDatabaseURL()
 	}
 	if c.FetchPollInterval == 0 {
 		c.FetchPollInterval = 50 * time.Millisecond

@@ -162,7 +162,7 @@ func New(ctx context.Context, c Config) (*Queue, error) {
 	default:
 		driver = riverdatabasesql.New(c.Pool)
 	}
-	if err := q.migrate(ctx, driver); err != nil {
+	if _, err := migrate(ctx, c, driver); err != nil {
 		q.closeListen()
 		return nil, err
 	}
@@ -208,23 +208,50 @@ func New(ctx context.Context, c Config) (*Queue, error) {
 	return q, nil
 }
 
-func (q *Queue) migrate(ctx context.Context, driver riverdriver.Driver[*sql.Tx]) error {
-	m, err := rivermigrate.New(driver, &rivermigrate.Config{Schema: q.cfg.Schema, Logger: slog.New(warnings{q.log.Handler()})})
+// Migrate applies River's pending migrations to the database of c.Pool,
+// as New does, and returns the version River's tables are at. Only Pool,
+// Postgres, Schema, Migrate and Log are read.
+func Migrate(ctx context.Context, c Config) (int, error) {
+	if c.Pool == nil {
+		return 0, errors.New("jobs: no database pool")
+	}
+	if c.Log == nil {
+		c.Log = slog.Default()
+	}
+	var driver riverdriver.Driver[*sql.Tx] = riversqlite.New(c.Pool)
+	if c.Postgres {
+		driver = riverdatabasesql.New(c.Pool)
+	}
+	return migrate(ctx, c, driver)
+}
+
+func migrate(ctx context.Context, c Config, driver riverdriver.Driver[*sql.Tx]) (int, error) {
+	m, err := rivermigrate.New(driver, &rivermigrate.Config{Schema: c.Schema, Logger: slog.New(warnings{c.Log.Handler()})})
 	if err != nil {
-		return fmt.Errorf("jobs: migrator: %w", err)
+		return 0, fmt.Errorf("jobs: migrator: %w", err)
 	}
 	// Each of River's migrations in a transaction of its own: on
 	// PostgreSQL one adds a value to an enum that the next one uses.
+	version := 0
 	up := func(ctx context.Context) error {
 		if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
 			return fmt.Errorf("jobs: River migrations: %w", err)
 		}
+		applied, err := m.ExistingVersions(ctx)
+		if err != nil {
+			return fmt.Errorf("jobs: River migrations: %w", err)
+		}
+		if len(applied) > 0 {
+			version = applied[len(applied)-1].Version
+		}
 		return nil
 	}
-	if q.cfg.Migrate != nil {
-		return q.cfg.Migrate(ctx, up)
+	if c.Migrate != nil {
+		err = c.Migrate(ctx, up)
+	} else {
+		err = up(ctx)
 	}
-	return up(ctx)
+	return version, err
 }
 
 func (q *Queue) closeListen() {

@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"fairbalance/auth"
+	"fairbalance/jobs"
 	"fairbalance/service"
 	"fairbalance/sqlstore"
 )
@@ -147,6 +148,15 @@ func migrate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fmt.Fprintf(stdout, "database %s at migration %d\n", db.Backend(), level)
+	jq, err := db.JobQueue(ctx)
+	if err != nil {
+		return err
+	}
+	river, err := jobs.Migrate(ctx, jobs.Config{Pool: jq.Pool, Postgres: jq.Postgres, Schema: jq.Schema, Migrate: db.WithMigrationLock})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "job queue (River) at migration %d\n", river)
 	return nil
 }
 
