@@ -2,15 +2,20 @@
 //
 // Services never talk to a mail server. They enqueue a
 // [fairbalance.MailMessage] in the same transaction as the change it reports
-// (see fairbalance.IdentityStore.EnqueueMail) and call [Outbox.Notify] once
-// that transaction has committed. The [Outbox] then hands every due message
-// to a [Sender] and records the outcome in the store: "sent" when an SMTP
-// server accepted it, "logged" when the sender only wrote it to the log,
-// and, after [MaxAttempts] failed attempts spaced by [RetryDelay], "failed".
+// (see fairbalance.IdentityStore.EnqueueMail). The [Outbox] then hands every
+// due message to a [Sender] and records the outcome in the store: "sent"
+// when an SMTP server accepted it, "logged" when the sender only wrote it to
+// the log, and, after [MaxAttempts] failed attempts spaced by [RetryDelay],
+// "failed".
+//
+// The server drives the Outbox from its durable job queue (package jobs):
+// each message gets a delivery job in the transaction that enqueues it, and
+// the job calls [Outbox.DeliverMessage], so that several instances on one
+// database never send a message twice. [Outbox.Run] with [Outbox.Notify] is
+// the stand-alone loop, for one process per database.
 //
 // Delivery is at least once: a message whose outcome could not be recorded
 // (the process stopped, the database was unreachable) is sent again later.
-// One process per database should run an Outbox.
 package mail
 
 import (

@@ -71,11 +71,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	outbox := mail.NewOutbox(db, sender, log)
-	queue, err := openJobs(ctx, &c, db, outbox, log)
-	if err != nil {
-		ln.Close()
-		return err
-	}
 
 	var allow []string
 	for _, p := range strings.Split(c.RedirectAllowList, ",") {
@@ -107,6 +102,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	sealer, err := openSealer(ctx, &c, db, keys, blobs, blobBackend, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	queue, err := openJobs(ctx, &c, db, outbox, nil, log)
 	if err != nil {
 		ln.Close()
 		return err
@@ -242,16 +242,16 @@ func openSealer(ctx context.Context, c *config, db *sqlstore.DB, keys *auth.Keys
 
 // openJobs applies the job queue's migrations and makes the queue: River
 // on the store's own connections (on PostgreSQL with one more connection
-// to LISTEN on), delivering the outbox. Every message put in the outbox
-// gets its delivery job in the same transaction. The review sweeps are
-// not wired yet (no Sweeper).
-func openJobs(ctx context.Context, c *config, db *sqlstore.DB, outbox *mail.Outbox, log *slog.Logger) (*jobs.Queue, error) {
+// to LISTEN on), delivering the outbox: every message put in the outbox
+// gets its delivery job in the same transaction. sweeper runs the review
+// workflow's periodic sweeps (nil: none).
+func openJobs(ctx context.Context, c *config, db *sqlstore.DB, outbox *mail.Outbox, sweeper jobs.Sweeper, log *slog.Logger) (*jobs.Queue, error) {
 	jq, err := db.JobQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
 	q, err := jobs.New(ctx, jobs.Config{Pool: jq.Pool, Postgres: jq.Postgres, Schema: jq.Schema, ListenURL: c.DatabaseURL,
-		Migrate: db.WithMigrationLock, Mailer: outbox, Log: log})
+		Migrate: db.WithMigrationLock, Mailer: outbox, Sweeper: sweeper, Log: log})
 	if err != nil {
 		return nil, err
 	}
