@@ -9,6 +9,7 @@ import (
 	"fairbalance"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 // Mailer delivers the messages of the outbox; *mail.Outbox is one.
@@ -34,8 +35,13 @@ type MailArgs struct {
 func (MailArgs) Kind() string { return "mail" }
 
 // mailUnique keeps one live job per message: the outbox sweep and the
-// insert at enqueue time never make two.
-var mailUnique = river.UniqueOpts{ByArgs: true}
+// insert at enqueue time never make two, so two instances never work one
+// message at the same time. A completed job does not count: if its
+// message is pending again, it needs a new one.
+var mailUnique = river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{
+	rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+	rivertype.JobStateRunning, rivertype.JobStateScheduled,
+}}
 
 // EnqueueMailTx inserts the delivery job of message m in tx, the
 // transaction that has just written m to the outbox, so that the message
