@@ -11,26 +11,32 @@ import (
 // Sweeper is the review workflow's time-driven work, run periodically by
 // the queue (every Config.SweepInterval, on the elected instance). Each
 // method handles everything that is due at now, a UTC time read from the
-// queue's clock, and returns how many items it acted on.
+// queue's clock (tests set it), and returns how many items it acted on.
 //
-// Contract, because a job can run twice (a retry after an error, a job
-// rescued from an instance that died, two instances): every method is
-// idempotent per item and calendar day. A second call with any now of the
-// same day notifies nobody again and changes nothing more; the item keys
-// below are unique in the sweeper's own tables, written in the same
-// transaction as the change they record. Two calls may even overlap.
+// Contract, because a job can run more than once (a retry after an error,
+// a job rescued from an instance that died, a second instance): every
+// method is idempotent per item and calendar day. A second call with any
+// now of the same day notifies nobody again and changes nothing more,
+// because the sweeper records what it did under a key unique in its own
+// tables, (step, day) or (asset, day), in the same transaction as the
+// change or notification it records; two calls may even overlap. Each
+// item is best handled in a transaction of its own, so that one bad item
+// does not hold back the others; an error makes River retry the whole
+// call later. E-mails are written to the outbox with EnqueueMail in those
+// transactions: their delivery jobs are inserted with them.
 type Sweeper interface {
-	// RemindDue notifies the reviewers of every active step whose due date
-	// is tomorrow ("due tomorrow"), once per (step, day).
+	// RemindDue notifies those who can decide each active step that is due
+	// the next day ("due tomorrow"), once per (step, day).
 	RemindDue(ctx context.Context, now time.Time) (int, error)
-	// MarkOverdue marks every active step whose due time has passed as
-	// overdue and notifies its reviewers and the author, once per step.
+	// MarkOverdue marks each active step whose due time has passed as
+	// overdue and notifies about it, once per step.
 	MarkOverdue(ctx context.Context, now time.Time) (int, error)
-	// NotifyExpiring notifies the owners of every approved asset that
-	// expires within 30 days, once per (asset, expiry date).
+	// NotifyExpiring notifies about each approved asset whose expiry is
+	// at most 30 days away ("expiry in 30 days"), once per (asset, expiry
+	// date).
 	NotifyExpiring(ctx context.Context, now time.Time) (int, error)
-	// ExpireApproved moves every approved asset whose expiry has come to
-	// expired, once per asset, with its audit entry.
+	// ExpireApproved moves each approved asset whose expiry has come to
+	// expired, with its audit entry, once per asset.
 	ExpireApproved(ctx context.Context, now time.Time) (int, error)
 }
 
