@@ -111,7 +111,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
 	data := service.NewRegistry(id.Store(), storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
-		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify, Sealer: sealer}
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, MailQueued: outbox.Notify, Sealer: sealer,
+		Signer: id, SignatureKey: keys.AuditKey}
 	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()

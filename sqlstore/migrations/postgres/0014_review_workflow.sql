@@ -157,8 +157,8 @@ CREATE TABLE notifications (
 CREATE INDEX notifications_user_idx ON notifications (user_id, created_at, id);
 CREATE INDEX notifications_unread_idx ON notifications (user_id) WHERE read_at IS NULL;
 CREATE INDEX notifications_unsent_idx ON notifications (created_at) WHERE emailed_at IS NULL;
--- A reminder a job sends again is not sent twice.
-CREATE UNIQUE INDEX notifications_dedupe_uq ON notifications (user_id, dedupe_key) WHERE dedupe_key IS NOT NULL;
+-- A reminder a job sends again is not sent twice (NULL keys never clash).
+CREATE UNIQUE INDEX notifications_dedupe_uq ON notifications (user_id, dedupe_key);
 
 -- Failed signing attempts in a row, per member; five lock signing for 15
 -- minutes. Not served to clients.
