@@ -128,8 +128,15 @@ func (e *reviewEnv) asset(t *testing.T, title string) map[string]any {
 	return a
 }
 
+// call calls fn as c with args as they arrive from a client (JSON).
 func (e *reviewEnv) call(c fairbalance.Caller, fn string, args map[string]any) (map[string]any, error) {
-	return callErr(e.matrixEnv, c, fn, args)
+	var wire map[string]any
+	if args != nil {
+		if err := json.Unmarshal([]byte(jsonString(args)), &wire); err != nil {
+			return nil, err
+		}
+	}
+	return callErr(e.matrixEnv, c, fn, wire)
 }
 
 func (e *reviewEnv) must(t *testing.T, c fairbalance.Caller, fn string, args map[string]any) map[string]any {

@@ -208,3 +208,181 @@ func TestReviewFullRound(t *testing.T) {
 		})
 	}
 }
+
+// Every transition of the domain's tables, legal and illegal, through the
+// functions: the tables say which moves succeed; every other one answers
+// 409 and changes nothing (no row, no audit entry).
+func TestReviewTransitionsFromTables(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newReviewEnv(t, backend)
+			admin, marketer := e.own[fairbalance.RoleAdmin], e.own[fairbalance.RoleMarketer]
+			med := e.own[fairbalance.RoleReviewerMedical]
+			// refused checks that a refused call changed nothing.
+			refused := func(t *testing.T, what string, err error, before int64) {
+				t.Helper()
+				if errKind(err) != refusedConflict {
+					t.Errorf("%s: %v, want 409", what, err)
+				}
+				if got := e.auditLength(t); got != before {
+					t.Errorf("%s: a refused call wrote %d audit entries", what, got-before)
+				}
+			}
+			n := 0
+			round := func() (map[string]any, map[string]map[string]any) {
+				n++
+				a := e.asset(t, "Asset "+sprint(n))
+				return e.submit(t, a["id"].(string))
+			}
+
+			// Steps: decide_step from every status with every decision.
+			for _, from := range fairbalance.AllStepStatuses {
+				for _, d := range fairbalance.AllDecisions {
+					_, steps := round()
+					id := steps["reviewer_medical"]["id"].(string)
+					if from != fairbalance.StepActive {
+						e.patch(t, "review_steps", id, map[string]any{"status": string(from)})
+					}
+					var extra []any
+					if d == fairbalance.DecisionChangesRequested {
+						extra = []any{"change_requests", []any{"Fix it."}}
+					}
+					before := e.auditLength(t)
+					_, err := e.decide(med, id, string(d), extra...)
+					what := string(from) + ">" + string(d)
+					if fairbalance.StepTransitions.Allows(from, d.StepStatus()) {
+						if err != nil {
+							t.Errorf("%s: %v", what, err)
+						} else if s := e.row(t, "review_steps", id); s["status"] != string(d) {
+							t.Errorf("%s: step %v", what, s["status"])
+						}
+						continue
+					}
+					refused(t, what, err, before)
+					if s := e.row(t, "review_steps", id); s["status"] != string(from) || s["signature_id"] != nil {
+						t.Errorf("%s: refused decision changed the step: %v", what, s)
+					}
+				}
+			}
+			// Claims: only a step that may still be decided is claimed.
+			for _, from := range fairbalance.AllStepStatuses {
+				_, steps := round()
+				id := steps["reviewer_legal"]["id"].(string)
+				e.patch(t, "review_steps", id, map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.call(e.own[fairbalance.RoleReviewerLegal], "claim_step", map[string]any{"step_id": id})
+				if fairbalance.StepTransitions.Allows(from, fairbalance.StepApproved) {
+					if err != nil {
+						t.Errorf("claim %s: %v", from, err)
+					}
+					continue
+				}
+				refused(t, "claim "+string(from), err, before)
+			}
+
+			// Rounds: withdrawn and decided only while open.
+			for _, from := range fairbalance.AllReviewStatuses {
+				r, _ := round()
+				e.patch(t, "reviews", r["id"].(string), map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.call(marketer, "withdraw_review", map[string]any{"review_id": r["id"]})
+				if fairbalance.ReviewTransitions.Allows(from, fairbalance.ReviewWithdrawn) {
+					if err != nil {
+						t.Errorf("withdraw %s: %v", from, err)
+					} else if got := e.row(t, "assets", r["asset_id"].(string))["status"]; got != "draft" {
+						t.Errorf("withdrawn round left the asset %v", got)
+					}
+					continue
+				}
+				refused(t, "withdraw "+string(from), err, before)
+			}
+			for _, from := range fairbalance.AllReviewStatuses {
+				r, steps := round()
+				e.patch(t, "reviews", r["id"].(string), map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.decide(med, steps["reviewer_medical"]["id"].(string), "approved")
+				if fairbalance.ReviewTransitions.Allows(from, fairbalance.ReviewApproved) {
+					if err != nil {
+						t.Errorf("decide in a %s round: %v", from, err)
+					}
+					continue
+				}
+				refused(t, "decide in a "+string(from)+" round", err, before)
+			}
+			// A round with a decision is no longer withdrawn.
+			r, steps := round()
+			e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "approved")
+			before := e.auditLength(t)
+			_, err := e.call(marketer, "withdraw_review", map[string]any{"review_id": r["id"]})
+			refused(t, "withdraw after a decision", err, before)
+
+			// Assets: submitted from draft and changes_requested; withdrawn
+			// when approved.
+			for _, from := range fairbalance.AllAssetStatuses {
+				n++
+				a := e.asset(t, "Asset "+sprint(n))
+				e.patch(t, "assets", a["id"].(string), map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.call(marketer, "submit_for_review", map[string]any{"asset_id": a["id"]})
+				if fairbalance.AssetTransitions.Allows(from, fairbalance.AssetInReview) {
+					if err != nil {
+						t.Errorf("submit %s: %v", from, err)
+					}
+				} else {
+					refused(t, "submit "+string(from), err, before)
+				}
+				n++
+				b := e.asset(t, "Asset "+sprint(n))
+				e.patch(t, "assets", b["id"].(string), map[string]any{"status": string(from)})
+				before = e.auditLength(t)
+				_, err = e.call(admin, "withdraw_asset", map[string]any{"asset_id": b["id"], "reason": "Superseded by the 2027 campaign."})
+				if fairbalance.AssetTransitions.Allows(from, fairbalance.AssetWithdrawn) {
+					if err != nil {
+						t.Errorf("withdraw asset %s: %v", from, err)
+					} else if e.row(t, "assets", b["id"].(string))["status"] != "withdrawn" {
+						t.Errorf("withdraw asset %s: not withdrawn", from)
+					}
+				} else {
+					refused(t, "withdraw asset "+string(from), err, before)
+				}
+			}
+
+			// Change requests: done from open, confirmed from done.
+			a := e.asset(t, "Change requests")
+			_, steps = e.submit(t, a["id"].(string))
+			e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "changes_requested", "change_requests", []any{"One.", "Two."})
+			e.mustDecide(t, e.own[fairbalance.RoleReviewerLegal], steps["reviewer_legal"]["id"].(string), "approved")
+			e.mustDecide(t, e.own[fairbalance.RoleReviewerRegulatory], steps["reviewer_regulatory"]["id"].(string), "approved")
+			crs := readRows(t, e.matrixEnv, marketer, "change_requests", "select=id&order=created_at&asset_id=eq."+a["id"].(string))
+			cr, other := crs[0]["id"].(string), crs[1]["id"].(string)
+			for _, from := range fairbalance.AllChangeRequestStatuses {
+				e.patch(t, "change_requests", cr, map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.call(marketer, "mark_change_done", map[string]any{"change_request_id": cr})
+				if fairbalance.ChangeRequestTransitions.Allows(from, fairbalance.ChangeDone) {
+					if err != nil {
+						t.Errorf("done from %s: %v", from, err)
+					}
+					continue
+				}
+				refused(t, "done from "+string(from), err, before)
+			}
+			e.patch(t, "change_requests", cr, map[string]any{"status": "done"})
+			e.patch(t, "change_requests", other, map[string]any{"status": "done"})
+			e.must(t, marketer, "add_asset_version", map[string]any{"asset_id": a["id"], "content_html": readyHTML + "<p>v2</p>", "change_note": "v2"})
+			e.submit(t, a["id"].(string))
+			for _, from := range fairbalance.AllChangeRequestStatuses {
+				e.patch(t, "change_requests", cr, map[string]any{"status": string(from)})
+				before := e.auditLength(t)
+				_, err := e.call(med, "confirm_change", map[string]any{"change_request_id": cr})
+				if fairbalance.ChangeRequestTransitions.Allows(from, fairbalance.ChangeConfirmed) {
+					if err != nil {
+						t.Errorf("confirm from %s: %v", from, err)
+					}
+					continue
+				}
+				refused(t, "confirm from "+string(from), err, before)
+			}
+		})
+	}
+}
