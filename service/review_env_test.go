@@ -64,11 +64,22 @@ func newReviewEnv(t *testing.T, backend string) *reviewEnv {
 	h := blobtest.Open(t, "disk")
 	s := service.NewStorage(m.db, h.Store, []byte("secret"), http.DetectContentType)
 	m.data = service.NewRegistry(m.db, s)
+	e := reviewEnvOn(t, m)
+	e.storage, e.blobs = s, h
+	return e
+}
+
+// reviewEnvOn equips a matrix for reviews: signers' passwords and
+// authenticators checked by the identity service, the instance's key,
+// the clock, a second medical reviewer, and in each organisation a
+// product with its ISI text and ISI module.
+func reviewEnvOn(t *testing.T, m *matrixEnv) *reviewEnv {
+	t.Helper()
 	keys, _, err := auth.LoadOrCreateKeys(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &reviewEnv{matrixEnv: m, storage: s, blobs: h, keys: keys, clock: reviewNow, own: m.members["own"]}
+	e := &reviewEnv{matrixEnv: m, keys: keys, clock: reviewNow, own: m.members["own"]}
 	e.id = service.NewIdentity(m.db, keys, auth.NewHasher(2), service.IdentityConfig{}, nil)
 	e.id.Now = func() time.Time { return e.clock }
 	m.data.Config.Signer, m.data.Config.SignatureKey = e.id, keys.AuditKey
@@ -96,12 +107,19 @@ func newReviewEnv(t *testing.T, backend string) *reviewEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	admin := e.own[fairbalance.RoleAdmin]
-	e.product = mustInsert(t, m, admin, "products", map[string]any{"brand_name": "Zelvora",
-		"isi_text": "IMPORTANT SAFETY INFORMATION: Zelvora can cause liver problems."})
-	e.isi = mustInsert(t, m, e.own[fairbalance.RoleMarketer], "modules", map[string]any{"kind": "isi", "title": "Zelvora ISI",
-		"body": "Zelvora ISI module body.", "product_id": e.product["id"]})
+	e.product, e.isi = e.productOf(t, e.own)
 	return e
+}
+
+// productOf adds a product with its ISI text and ISI module to the
+// organisation of members.
+func (e *reviewEnv) productOf(t *testing.T, members map[string]fairbalance.Caller) (product, isi map[string]any) {
+	t.Helper()
+	product = mustInsert(t, e.matrixEnv, members[fairbalance.RoleAdmin], "products", map[string]any{"brand_name": "Zelvora",
+		"isi_text": "IMPORTANT SAFETY INFORMATION: Zelvora can cause liver problems."})
+	isi = mustInsert(t, e.matrixEnv, members[fairbalance.RoleMarketer], "modules", map[string]any{"kind": "isi", "title": "Zelvora ISI",
+		"body": "Zelvora ISI module body.", "product_id": product["id"]})
+	return product, isi
 }
 
 func setPassword(m *matrixEnv, tx fairbalance.Tx, userID, hash string) error {
