@@ -27,7 +27,8 @@ import (
 // for rounds, an active step of that role), status ("overdue"; for "mine"
 // also "claimed" or "unclaimed"; for rounds a review status). next is the
 // cursor of the following page (null on the last), passed back as after.
-// Counts are per tab, with the same filters.
+// Counts are per tab, with the same filters, on the first page (null on
+// the next ones: a page's cost stays the page's).
 
 // Queue tabs.
 const (
@@ -178,7 +179,7 @@ func (in queueInput) plans(c fairbalance.Caller, tab string, now time.Time) []*f
 		if in.status != "unclaimed" {
 			wheres = append(wheres, and(base, condEq("claimed_by", c.UserID)))
 		}
-		if in.status != "claimed" && fairbalance.ReviewerRole(c.Member).Valid() {
+		if in.status != "claimed" && fairbalance.ReviewerRole(c.Member).Valid() && (in.role == "" || in.role == c.Member) {
 			wheres = append(wheres, and(base, condEq("role", c.Member), &fairbalance.Cond{Column: "claimed_by", Operator: "is"}))
 		}
 		var out []*fairbalance.ReadPlan
@@ -270,6 +271,11 @@ func (rv *Reviews) reviewQueue(ctx context.Context, tx fairbalance.Tx, c fairbal
 	rows := make([]map[string]any, len(items))
 	for i, it := range items {
 		rows[i] = it.row
+	}
+	if in.after != nil {
+		// Counts come with the first page; the next pages keep them.
+		empty["items"], empty["next"], empty["counts"] = rows, next, nil
+		return empty, nil
 	}
 	counts := map[string]int64{}
 	for _, tab := range []string{QueueMine, QueueOpen, QueueSubmitted} {

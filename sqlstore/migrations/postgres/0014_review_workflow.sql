@@ -81,10 +81,13 @@ CREATE TABLE review_steps (
   updated_at TIMESTAMPTZ NOT NULL,
   UNIQUE (review_id, position)
 );
--- My queue: active steps of my role, or claimed by me, by due time.
-CREATE INDEX review_steps_queue_idx ON review_steps (org_id, status, role, due_at, id);
+-- My queue: active steps of my role nobody claimed, and steps claimed by
+-- me, by due time (each read in index order, a page at a time).
+CREATE INDEX review_steps_unclaimed_idx ON review_steps (org_id, role, due_at, id) WHERE status = 'active' AND claimed_by IS NULL;
 CREATE INDEX review_steps_claimed_idx ON review_steps (org_id, claimed_by, status, due_at, id);
 CREATE INDEX review_steps_asset_idx ON review_steps (asset_id);
+-- Open rounds with an active step of a role (the Review Center's filter).
+CREATE INDEX review_steps_review_role_idx ON review_steps (review_id, role, status);
 
 CREATE TABLE signatures (
   id TEXT PRIMARY KEY,
