@@ -247,3 +247,137 @@ func TestReviewGateConditions(t *testing.T) {
 		})
 	}
 }
+
+// review_queue: the three tabs, overdue first then by due time, keyset
+// pages without gaps or repeats, filters and counts.
+func TestReviewQueue(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newReviewEnv(t, backend)
+			marketer, admin := e.own[fairbalance.RoleMarketer], e.own[fairbalance.RoleAdmin]
+			med, legal := e.own[fairbalance.RoleReviewerMedical], e.own[fairbalance.RoleReviewerLegal]
+			// Five rounds submitted a day apart (the first due first), one by
+			// the admin; a banner among them; one closed.
+			var rounds []map[string]map[string]any
+			var ids []string
+			for i := range 5 {
+				e.clock = reviewNow.AddDate(0, 0, i)
+				typ := "email"
+				if i == 3 {
+					typ = "banner"
+				}
+				a := e.must(t, marketer, "create_asset", map[string]any{"title": fmt.Sprintf("Q%d", i), "type": typ, "audience": "hcp", "channel": "x",
+					"market": "US", "product_id": e.product["id"], "content_html": readyHTML})
+				by := marketer
+				if i == 4 {
+					by = admin
+				}
+				r := e.must(t, by, "submit_for_review", map[string]any{"asset_id": a["id"]})
+				rounds = append(rounds, byRole(r["steps"]))
+				ids = append(ids, r["id"].(string))
+			}
+			// Medical claims round 2's step; the second medical reviewer
+			// claims round 1's; round 0 is rejected by legal (closed).
+			e.must(t, med, "claim_step", map[string]any{"step_id": rounds[2]["reviewer_medical"]["id"]})
+			e.must(t, e.medical2, "claim_step", map[string]any{"step_id": rounds[1]["reviewer_medical"]["id"]})
+			e.mustDecide(t, legal, rounds[0]["reviewer_legal"]["id"].(string), "rejected")
+			// A week later, rounds 1 and 2 are overdue (due after 5 business days).
+			e.clock = reviewNow.AddDate(0, 0, 10)
+
+			page := func(c fairbalance.Caller, args map[string]any) ([]string, map[string]any) {
+				t.Helper()
+				var got []string
+				var first map[string]any
+				args["limit"] = 2
+				for {
+					out := e.must(t, c, "review_queue", args)
+					if first == nil {
+						first = out
+					} else if out["counts"] != nil {
+						t.Fatalf("counts on a later page: %v", out["counts"])
+					}
+					for _, it := range out["items"].([]any) {
+						m := it.(map[string]any)
+						id := m["id"].(string)
+						if rid, ok := m["review_id"].(string); ok {
+							id = rid // a step: name its round
+						}
+						got = append(got, id)
+					}
+					if out["next"] == nil {
+						return got, first
+					}
+					args["after"] = out["next"]
+				}
+			}
+			count := func(out map[string]any, tab string) int { return mustNumber(t, out["counts"].(map[string]any)[tab]) }
+
+			// Medical's queue: unclaimed medical steps, and the one claimed
+			// by them; not the one claimed by the other medical reviewer.
+			got, first := page(med, map[string]any{"tab": "mine"})
+			if want := []string{ids[2], ids[3], ids[4]}; !slices.Equal(got, want) {
+				t.Fatalf("mine: %v, want %v", got, want)
+			}
+			if count(first, "mine") != 3 || count(first, "open") != 4 || count(first, "submitted") != 0 {
+				t.Fatalf("counts: %v", first["counts"])
+			}
+			items := first["items"].([]any)
+			it := items[0].(map[string]any)
+			if it["overdue"] != true || it["asset"].(map[string]any)["title"] != "Q2" || it["review"].(map[string]any)["round"] != float64(1) {
+				t.Fatalf("item: %v", it)
+			}
+			got, _ = page(e.medical2, map[string]any{"tab": "mine", "status": "claimed"})
+			if !slices.Equal(got, []string{ids[1]}) {
+				t.Fatalf("medical2 claimed: %v", got)
+			}
+			got, _ = page(med, map[string]any{"tab": "mine", "status": "unclaimed"})
+			if !slices.Equal(got, []string{ids[3], ids[4]}) {
+				t.Fatalf("unclaimed: %v", got)
+			}
+			// Open rounds, overdue first.
+			got, first = page(e.own[fairbalance.RoleViewer], map[string]any{"tab": "open"})
+			if !slices.Equal(got, ids[1:]) {
+				t.Fatalf("open: %v", got)
+			}
+			r1 := first["items"].([]any)[0].(map[string]any)
+			if r1["overdue"] != true || len(r1["steps"].([]any)) != 3 {
+				t.Fatalf("open item: %v", r1)
+			}
+			got, _ = page(legal, map[string]any{"tab": "open", "status": "overdue"})
+			if !slices.Equal(got, ids[1:3]) {
+				t.Fatalf("overdue: %v", got)
+			}
+			got, _ = page(legal, map[string]any{"tab": "open", "type": "banner"})
+			if !slices.Equal(got, []string{ids[3]}) {
+				t.Fatalf("banner: %v", got)
+			}
+			got, _ = page(legal, map[string]any{"tab": "open", "product_id": e.product["id"], "role": "reviewer_legal"})
+			if !slices.Equal(got, ids[1:]) {
+				t.Fatalf("by product and role: %v", got)
+			}
+			// Submissions: the marketer's four, the closed one last.
+			got, first = page(marketer, map[string]any{"tab": "submitted"})
+			if want := []string{ids[1], ids[2], ids[3], ids[0]}; !slices.Equal(got, want) {
+				t.Fatalf("submitted: %v, want %v", got, want)
+			}
+			if count(first, "submitted") != 4 || count(first, "mine") != 0 {
+				t.Fatalf("marketer counts: %v", first["counts"])
+			}
+			got, _ = page(marketer, map[string]any{"tab": "submitted", "status": "rejected"})
+			if !slices.Equal(got, []string{ids[0]}) {
+				t.Fatalf("rejected: %v", got)
+			}
+			for _, bad := range []map[string]any{{"tab": "all"}, {"type": "poster"}, {"role": "marketer"}, {"status": "claimed", "tab": "open"},
+				{"limit": 0}, {"limit": 101}, {"after": "not-a-cursor"}} {
+				if _, err := e.call(med, "review_queue", bad); errKind(err) != "invalid/P0001" {
+					t.Fatalf("%v: %v", bad, err)
+				}
+			}
+			// Another organisation sees none of it.
+			out := e.must(t, e.members["other"][fairbalance.RoleAdmin], "review_queue", map[string]any{"tab": "open"})
+			if len(out["items"].([]any)) != 0 || count(out, "open") != 0 {
+				t.Fatalf("other organisation: %v", out)
+			}
+		})
+	}
+}
