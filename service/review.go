@@ -367,6 +367,9 @@ func (rv *Reviews) submitForReview(ctx context.Context, tx fairbalance.Tx, c fai
 		}
 		return nil, illegal(MsgStatusMove, "asset", a.Status, fairbalance.AssetInReview)
 	}
+	if a.CurrentVersionID == nil {
+		return nil, illegal("The asset has no version to review.")
+	}
 	in, err := gateInput(ctx, tx, a)
 	if err != nil {
 		return nil, err

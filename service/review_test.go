@@ -386,3 +386,44 @@ func TestReviewTransitionsFromTables(t *testing.T) {
 		})
 	}
 }
+
+// Reviewers deciding the parallel steps of a round at the same moment:
+// each decision is recorded once, the round closes exactly once, with
+// one review_closed entry, and the chain stays whole.
+func TestReviewConcurrentDecisions(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newReviewEnv(t, backend)
+			roles := []string{fairbalance.RoleReviewerMedical, fairbalance.RoleReviewerLegal, fairbalance.RoleReviewerRegulatory}
+			const rounds = 3
+			for i := range rounds {
+				a := e.asset(t, "Concurrent "+sprint(i))
+				_, steps := e.submit(t, a["id"].(string))
+				errs := make(chan error, len(roles))
+				for _, role := range roles {
+					go func() {
+						_, err := e.decide(e.own[role], steps[role]["id"].(string), "approved")
+						errs <- err
+					}()
+				}
+				for range roles {
+					if err := <-errs; err != nil {
+						t.Fatalf("round %d: %v", i, err)
+					}
+				}
+				if got := e.row(t, "assets", a["id"].(string))["status"]; got != "approved" {
+					t.Fatalf("round %d: asset %v", i, got)
+				}
+			}
+			if n := e.auditCount(t, fairbalance.ActionReviewClosed); n != rounds {
+				t.Fatalf("%d rounds closed, want %d", n, rounds)
+			}
+			if n := e.auditCount(t, fairbalance.ActionAssetApproved); n != rounds {
+				t.Fatalf("%d approvals, want %d", n, rounds)
+			}
+			if v, err := e.db.View().VerifyAudit(e.ctx, e.orgs["own"]); err != nil || !v.OK {
+				t.Fatalf("chain: %+v %v", v, err)
+			}
+		})
+	}
+}
