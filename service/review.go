@@ -62,7 +62,6 @@ func (rv *Reviews) now() time.Time { return rv.Now().UTC().Truncate(time.Microse
 
 // Functions are the review workflow's functions.
 func (rv *Reviews) Functions() []*FunctionSpec {
-	text := fairbalance.TypeText
 	return []*FunctionSpec{
 		{Name: "submit_for_review", Args: []string{"asset_id", "template_id"}, Optional: []string{"template_id"}, Call: rv.submitForReview},
 		{Name: "review_gate", ReadOnly: true, Args: []string{"asset_id"}, Call: rv.reviewGate},
@@ -86,7 +85,7 @@ func (rv *Reviews) Functions() []*FunctionSpec {
 			ArgTypes: map[string]fairbalance.ColumnType{"approval_validity_months": fairbalance.TypeInteger}, Call: rv.setReviewSettings},
 		{Name: "review_queue", ReadOnly: true, Args: []string{"tab", "product_id", "type", "role", "status", "after", "limit"},
 			Optional: []string{"tab", "product_id", "type", "role", "status", "after", "limit"},
-			ArgTypes: map[string]fairbalance.ColumnType{"limit": fairbalance.TypeInteger, "tab": text}, Call: rv.reviewQueue},
+			ArgTypes: map[string]fairbalance.ColumnType{"limit": fairbalance.TypeInteger}, Call: rv.reviewQueue},
 	}
 }
 
