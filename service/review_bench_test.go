@@ -157,6 +157,10 @@ func BenchmarkDecideStep(b *testing.B) {
 //
 //	go test -tags noui ./service -run '^$' -bench BenchmarkReviewQueue10k -benchtime 50x
 //	TEST_DATABASE_URL=postgres://… go test -tags noui ./service -run '^$' -bench BenchmarkReviewQueue10k -benchtime 50x
+//
+// REVIEW_BENCH_KEEP keeps the seeded rounds to look at the query plans:
+// SQLite copies its database to that file, PostgreSQL the three tables
+// into that schema (replaced if it exists).
 func BenchmarkReviewQueue10k(b *testing.B) {
 	const rounds = 10_000
 	for _, backend := range storetest.Backends() {
