@@ -32,6 +32,80 @@ const (
 	ActionAssetExpired             = "asset_expired"
 )
 
+// Audit actions of the review workflow's rounds, steps, signatures, change
+// requests and settings (issue 15). A function that moves several things
+// at once (a decision that closes a round and approves the asset) records
+// one entry per move, in its transaction.
+const (
+	// ActionReviewWithdrawn: the author withdrew an open round (the asset
+	// goes back to draft).
+	ActionReviewWithdrawn = "review_withdrawn"
+	// ActionReviewClosed: a round closed with its outcome (after.status).
+	ActionReviewClosed = "review_closed"
+	// ActionStepActivated: a waiting step became active (due date set).
+	ActionStepActivated = "review_step_activated"
+	// ActionStepClaimed: a reviewer claimed an active step.
+	ActionStepClaimed = "review_step_claimed"
+	// ActionStepSkipped: the round closed without the step.
+	ActionStepSkipped = "review_step_skipped"
+	// The four decisions of a step, each with its signature.
+	ActionStepApproved            = "review_step_approved"
+	ActionStepApprovedWithChanges = "review_step_approved_with_changes"
+	ActionStepChangesRequested    = "review_step_changes_requested"
+	ActionStepRejected            = "review_step_rejected"
+	// ActionSignatureFailed: a signing attempt with a wrong password or
+	// authenticator code; ActionSigningLocked: the attempts in a row that
+	// locked the member's signing.
+	ActionSignatureFailed = "signature_failed"
+	ActionSigningLocked   = "signing_locked"
+	// Change requests: raised with a decision, marked done by the author,
+	// confirmed by a reviewer of the role that raised them.
+	ActionChangeRequestRaised    = "change_request_raised"
+	ActionChangeRequestDone      = "change_request_done"
+	ActionChangeRequestConfirmed = "change_request_confirmed"
+	// Configuration (21 CFR 11.10(k)): workflow templates, the approval
+	// validity, an asset's expiry date.
+	ActionWorkflowTemplateSaved   = "workflow_template_saved"
+	ActionWorkflowTemplateDeleted = "workflow_template_deleted"
+	ActionReviewSettingsUpdated   = "review_settings_updated"
+	ActionAssetExpirySet          = "asset_expiry_set"
+	// ActionNotificationsRead: a member marked notifications read.
+	ActionNotificationsRead = "notifications_read"
+)
+
+// StepDecisionAction is the audit action of a step decided d.
+func StepDecisionAction(d Decision) string {
+	switch d {
+	case DecisionApproved:
+		return ActionStepApproved
+	case DecisionApprovedWithChanges:
+		return ActionStepApprovedWithChanges
+	case DecisionChangesRequested:
+		return ActionStepChangesRequested
+	}
+	return ActionStepRejected
+}
+
+// AssetStatusAction is the audit action of an asset entering status s
+// through the review workflow ("" for a status the workflow does not give).
+func AssetStatusAction(s AssetStatus) string {
+	switch s {
+	case AssetInReview:
+		return ActionAssetSubmitted
+	case AssetApproved:
+		return ActionAssetApproved
+	case AssetChangesRequested:
+		return ActionAssetChangesRequested
+	case AssetRejected:
+		return ActionAssetRejected
+	case AssetWithdrawn:
+		return ActionAssetWithdrawn
+	case AssetExpired:
+		return ActionAssetExpired
+	}
+	return ""
+}
+
 // ContentObjects are the content objects whose data API writes the server
 // records as "<object>_created", "<object>_updated" and "<object>_deleted"
 // (see ContentAuditAction).
@@ -73,6 +147,12 @@ var serverAuditActions = func() map[string]bool {
 		ActionClaimReferenceLinked, ActionClaimReferenceUnlinked,
 		ActionAssetSubmitted, ActionAssetApproved, ActionAssetApprovedWithChanges, ActionAssetChangesRequested,
 		ActionAssetRejected, ActionAssetWithdrawn, ActionAssetExpired,
+		ActionReviewWithdrawn, ActionReviewClosed, ActionStepActivated, ActionStepClaimed, ActionStepSkipped,
+		ActionStepApproved, ActionStepApprovedWithChanges, ActionStepChangesRequested, ActionStepRejected,
+		ActionSignatureFailed, ActionSigningLocked,
+		ActionChangeRequestRaised, ActionChangeRequestDone, ActionChangeRequestConfirmed,
+		ActionWorkflowTemplateSaved, ActionWorkflowTemplateDeleted, ActionReviewSettingsUpdated, ActionAssetExpirySet,
+		ActionNotificationsRead,
 	} {
 		m[a] = true
 	}

@@ -104,6 +104,9 @@ func TestTransitionTablesCoverTheirVocabularies(t *testing.T) {
 	covers("assets", fairbalance.AssetStatusVocabulary.Values, keysOf(fairbalance.AssetTransitions))
 	covers("claims", fairbalance.ClaimStatusVocabulary.Values, keysOf(fairbalance.ClaimTransitions))
 	covers("modules", fairbalance.ModuleStatusVocabulary.Values, keysOf(fairbalance.ModuleTransitions))
+	covers("reviews", slices.Clone(fairbalance.ReviewStatusVocabulary.Values), keysOf(fairbalance.ReviewTransitions))
+	covers("review_steps", slices.Clone(fairbalance.StepStatusVocabulary.Values), keysOf(fairbalance.StepTransitions))
+	covers("change_requests", slices.Clone(fairbalance.ChangeRequestStatusVocabulary.Values), keysOf(fairbalance.ChangeRequestTransitions))
 }
 
 func keysOf[S ~string](t fairbalance.Transitions[S]) []string {
@@ -137,7 +140,7 @@ func TestVocabularies(t *testing.T) {
 			t.Errorf("%s has a value it does not list", v.Name)
 		}
 	}
-	if len(names) != 9 {
+	if len(names) != 16 {
 		t.Errorf("%d vocabularies", len(names))
 	}
 
@@ -157,6 +160,13 @@ func TestVocabularies(t *testing.T) {
 		{"claim status", fairbalance.ClaimStatusVocabulary, func(s string) bool { return fairbalance.ClaimStatus(s).Valid() }},
 		{"module kind", fairbalance.ModuleKindVocabulary, func(s string) bool { return fairbalance.ModuleKind(s).Valid() }},
 		{"module status", fairbalance.ModuleStatusVocabulary, func(s string) bool { return fairbalance.ModuleStatus(s).Valid() }},
+		{"reviewer role", fairbalance.ReviewerRoleVocabulary, func(s string) bool { return fairbalance.ReviewerRole(s).Valid() }},
+		{"review status", fairbalance.ReviewStatusVocabulary, func(s string) bool { return fairbalance.ReviewStatus(s).Valid() }},
+		{"step status", fairbalance.StepStatusVocabulary, func(s string) bool { return fairbalance.StepStatus(s).Valid() }},
+		{"decision", fairbalance.DecisionVocabulary, func(s string) bool { return fairbalance.Decision(s).Valid() }},
+		{"signature meaning", fairbalance.SignatureMeaningVocabulary, func(s string) bool { return fairbalance.SignatureMeaning(s).Valid() }},
+		{"change request status", fairbalance.ChangeRequestStatusVocabulary, func(s string) bool { return fairbalance.ChangeRequestStatus(s).Valid() }},
+		{"notification kind", fairbalance.NotificationKindVocabulary, func(s string) bool { return fairbalance.NotificationKind(s).Valid() }},
 	}
 	for _, c := range valid {
 		for _, s := range c.vocab.Values {

@@ -37,13 +37,16 @@ func (v Vocabulary) Refusal(label string) string {
 	return label + " must be one of: " + strings.Join(v.Values, ", ") + "."
 }
 
-// Vocabularies lists every vocabulary of the content model, for generators
+// Vocabularies lists every vocabulary of the content model and the review
+// workflow, for generators
 // and the tests that hold the database to them.
 func Vocabularies() []Vocabulary {
 	return []Vocabulary{
 		AssetTypeVocabulary, AudienceVocabulary, AssetStatusVocabulary, VersionKindVocabulary,
 		ReferenceKindVocabulary, ReferenceStatusVocabulary, ClaimStatusVocabulary,
 		ModuleKindVocabulary, ModuleStatusVocabulary,
+		ReviewerRoleVocabulary, ReviewStatusVocabulary, StepStatusVocabulary, DecisionVocabulary,
+		SignatureMeaningVocabulary, ChangeRequestStatusVocabulary, NotificationKindVocabulary,
 	}
 }
 

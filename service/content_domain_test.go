@@ -60,6 +60,30 @@ func TestVocabulariesMatchCheckConstraints(t *testing.T) {
 			if seen != 9 {
 				t.Errorf("%d value lists in the content tables' CHECK constraints", seen)
 			}
+			// The review workflow's: reviews.status; review_steps.role,
+			// status; signatures.meaning, decision; change_requests.role,
+			// status; notifications.kind.
+			seen = 0
+			for _, table := range service.ReviewTables() {
+				name := sourceName(table.Name, table.Source)
+				checks, err := sqltest.ValueChecks(t.Context(), db, name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				enums := map[string][]string{}
+				for _, c := range table.Columns {
+					if c.Enum != nil {
+						enums[sourceName(c.Name, c.Source)] = c.Enum.Values
+					}
+				}
+				if !maps.EqualFunc(checks, enums, slices.Equal) {
+					t.Errorf("%s: CHECK lists %v, registry vocabularies %v", name, checks, enums)
+				}
+				seen += len(checks)
+			}
+			if seen != 8 {
+				t.Errorf("%d value lists in the review tables' CHECK constraints", seen)
+			}
 			checks, err := sqltest.ValueChecks(t.Context(), db, "assets")
 			if err != nil {
 				t.Fatal(err)

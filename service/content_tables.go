@@ -543,6 +543,9 @@ func AssetsTable() *TableSpec {
 				orgRef(ctx, tx, c, "assets", values, "owner_id", "profiles_v2", "owner")); err != nil {
 				return err
 			}
+			if err := approvedExpiryRule(ctx, tx, c, values, where); err != nil {
+				return err
+			}
 			rows, err := readDBRows(ctx, tx, "assets", where, 0, selCol("status", fairbalance.TypeText))
 			if err != nil {
 				return err

@@ -288,6 +288,7 @@ func TestPermissionMatrix(t *testing.T) {
 			check("anonymous accepts an invitation", denied(err))
 
 			checkWorkspaceMatrix(t, m, tested, check)
+			checkReviewMatrix(t, m, tested, check)
 
 			for _, tbl := range m.data.Tables() {
 				check("table without a matrix entry: "+tbl.Name, tested[tbl.Name] || contentModel[tbl.Name])

@@ -9,3 +9,6 @@ func ContentTables() []*TableSpec { return contentTables() }
 
 // RecordTables returns the organisation records' tables (avatars unsniffed).
 func RecordTables() []*TableSpec { return recordTables(nil) }
+
+// ReviewTables returns the review workflow's tables.
+func ReviewTables() []*TableSpec { return reviewTables() }

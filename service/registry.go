@@ -1,6 +1,7 @@
 package service
 
 import (
+	"crypto/ed25519"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +40,9 @@ type Registry struct {
 	// Config describes the instance to the workspace functions; set it
 	// before serving.
 	Config DataConfig
+	// Reviews are the review workflow's functions (and the entry points of
+	// its background jobs).
+	Reviews *Reviews
 
 	store     fairbalance.Store
 	storage   *Storage
@@ -48,17 +52,20 @@ type Registry struct {
 
 // NewRegistry builds the registry, the one that `fairbalance serve`,
 // `fairbalance gen types` and the tests use: the organisation records, the
-// workspace, the content model and search. store and storage may be nil for
+// workspace, the content model, search and the review workflow. store and storage may be nil for
 // a registry that only describes itself (gen types); the content functions
 // need storage for files, and avatars its ContentSniffer.
 func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r := &Registry{store: store, storage: storage}
 	tables := append(recordTables(r.sniff), workspaceTables()...)
-	r.Engine = dataapi.New(store, append(tables, contentTables()...)...)
+	tables = append(tables, contentTables()...)
+	r.Engine = dataapi.New(store, append(tables, reviewTables()...)...)
 	r.RegisterFunctions(r.recordFunctions()...)
 	r.RegisterFunctions(r.workspaceFunctions()...)
 	r.RegisterFunctions(r.searchFunctions()...)
 	r.RegisterFunctions(NewContent(storage).Functions()...)
+	r.Reviews = &Reviews{reg: r, Now: func() time.Time { return time.Now().UTC() }}
+	r.RegisterFunctions(r.Reviews.Functions()...)
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {
 			q()
@@ -101,6 +108,12 @@ type DataConfig struct {
 	// Sealer seals the audit trail (nil: sealing is off, and
 	// verify_audit_chain() checks the chains against themselves only).
 	Sealer fairbalance.AuditSealer
+	// Signer checks a signer's password and authenticator code when a
+	// review step is decided (the identity service), and SignatureKey
+	// seals the signatures (the audit checkpoint key); without both,
+	// decide_step refuses to sign.
+	Signer       SignerCredentials
+	SignatureKey ed25519.PrivateKey
 }
 
 func (d *Registry) cfg() DataConfig {

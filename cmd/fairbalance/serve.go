@@ -116,7 +116,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
 	data := service.NewRegistry(id.Store(), storage)
 	data.Config = service.DataConfig{Version: version, SiteURL: site, MailSender: mailSender, Storage: blobBackend,
-		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, Sealer: sealer}
+		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, Sealer: sealer,
+		Signer: id, SignatureKey: keys.AuditKey}
 	id.DemoContent = service.NewDemoContent(data, storage)
 
 	ui, built := web.Dist()

@@ -274,6 +274,91 @@ export type Database = {
         Relationships: [
         ]
       }
+      change_requests: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          review_id: string
+          step_id: string
+          role: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          raised_by: string
+          text: string
+          status: "open" | "done" | "confirmed"
+          done_by: string | null
+          done_at: string | null
+          done_note: string
+          done_version_id: string | null
+          confirmed_by: string | null
+          confirmed_at: string | null
+          confirmed_review_id: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          review_id?: string
+          step_id?: string
+          role?: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          raised_by?: string
+          text?: string
+          status?: "open" | "done" | "confirmed"
+          done_by?: string | null
+          done_at?: string | null
+          done_note?: string
+          done_version_id?: string | null
+          confirmed_by?: string | null
+          confirmed_at?: string | null
+          confirmed_review_id?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          review_id?: string
+          step_id?: string
+          role?: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          raised_by?: string
+          text?: string
+          status?: "open" | "done" | "confirmed"
+          done_by?: string | null
+          done_at?: string | null
+          done_note?: string
+          done_version_id?: string | null
+          confirmed_by?: string | null
+          confirmed_at?: string | null
+          confirmed_review_id?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "change_requests_review_id_fkey"
+            columns: ["review_id"]
+            isOneToOne: false
+            referencedRelation: "reviews"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "change_requests_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "review_steps"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "change_requests_raised_by_fkey"
+            columns: ["raised_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       claim_references: {
         Row: {
           id: string
@@ -543,6 +628,76 @@ export type Database = {
         Relationships: [
         ]
       }
+      notifications: {
+        Row: {
+          id: string
+          org_id: string
+          user_id: string
+          kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          title: string
+          body: string
+          asset_id: string | null
+          review_id: string | null
+          step_id: string | null
+          dedupe_key: string | null
+          read_at: string | null
+          emailed_at: string | null
+          created_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          user_id?: string
+          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          title?: string
+          body?: string
+          asset_id?: string | null
+          review_id?: string | null
+          step_id?: string | null
+          dedupe_key?: string | null
+          read_at?: string | null
+          emailed_at?: string | null
+          created_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          user_id?: string
+          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          title?: string
+          body?: string
+          asset_id?: string | null
+          review_id?: string | null
+          step_id?: string | null
+          dedupe_key?: string | null
+          read_at?: string | null
+          emailed_at?: string | null
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_review_id_fkey"
+            columns: ["review_id"]
+            isOneToOne: false
+            referencedRelation: "reviews"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "review_steps"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       orgs: {
         Row: {
           id: string
@@ -719,6 +874,285 @@ export type Database = {
         Relationships: [
         ]
       }
+      review_settings: {
+        Row: {
+          org_id: string
+          approval_validity_months: number
+          updated_by: string
+          updated_at: string
+        }
+        Insert: {
+          org_id?: string
+          approval_validity_months?: number
+          updated_by?: string
+          updated_at?: string
+        }
+        Update: {
+          org_id?: string
+          approval_validity_months?: number
+          updated_by?: string
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
+      review_steps: {
+        Row: {
+          id: string
+          org_id: string
+          review_id: string
+          asset_id: string
+          position: number
+          role: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          required: boolean
+          step_order: number
+          due_days: number
+          status: "waiting" | "active" | "approved" | "approved_with_changes" | "changes_requested" | "rejected" | "skipped"
+          activated_at: string | null
+          due_at: string | null
+          claimed_by: string | null
+          claimed_at: string | null
+          decided_by: string | null
+          decided_at: string | null
+          comment: string
+          signature_id: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          review_id?: string
+          asset_id?: string
+          position?: number
+          role?: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          required?: boolean
+          step_order?: number
+          due_days?: number
+          status?: "waiting" | "active" | "approved" | "approved_with_changes" | "changes_requested" | "rejected" | "skipped"
+          activated_at?: string | null
+          due_at?: string | null
+          claimed_by?: string | null
+          claimed_at?: string | null
+          decided_by?: string | null
+          decided_at?: string | null
+          comment?: string
+          signature_id?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          review_id?: string
+          asset_id?: string
+          position?: number
+          role?: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+          required?: boolean
+          step_order?: number
+          due_days?: number
+          status?: "waiting" | "active" | "approved" | "approved_with_changes" | "changes_requested" | "rejected" | "skipped"
+          activated_at?: string | null
+          due_at?: string | null
+          claimed_by?: string | null
+          claimed_at?: string | null
+          decided_by?: string | null
+          decided_at?: string | null
+          comment?: string
+          signature_id?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "review_steps_review_id_fkey"
+            columns: ["review_id"]
+            isOneToOne: false
+            referencedRelation: "reviews"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_steps_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_steps_signature_id_fkey"
+            columns: ["signature_id"]
+            isOneToOne: false
+            referencedRelation: "signatures"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_steps_claimed_by_fkey"
+            columns: ["claimed_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "review_steps_decided_by_fkey"
+            columns: ["decided_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      reviews: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          version_id: string
+          round: number
+          status: "open" | "approved" | "changes_requested" | "rejected" | "withdrawn"
+          template_id: string | null
+          template_name: string
+          submitted_by: string
+          submitted_at: string
+          due_at: string | null
+          closed_at: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          round?: number
+          status?: "open" | "approved" | "changes_requested" | "rejected" | "withdrawn"
+          template_id?: string | null
+          template_name?: string
+          submitted_by?: string
+          submitted_at?: string
+          due_at?: string | null
+          closed_at?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          round?: number
+          status?: "open" | "approved" | "changes_requested" | "rejected" | "withdrawn"
+          template_id?: string | null
+          template_name?: string
+          submitted_by?: string
+          submitted_at?: string
+          due_at?: string | null
+          closed_at?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "reviews_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "reviews_version_id_fkey"
+            columns: ["version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "reviews_submitted_by_fkey"
+            columns: ["submitted_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      signatures: {
+        Row: {
+          id: string
+          org_id: string
+          review_id: string
+          step_id: string
+          asset_id: string
+          version_id: string
+          rendition_sha256: string
+          signer_id: string
+          signer_name: string
+          signed_at: string
+          meaning: "approval" | "review" | "rejection"
+          decision: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
+          seal: string
+          key_id: string
+          sig: string
+          created_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          review_id?: string
+          step_id?: string
+          asset_id?: string
+          version_id?: string
+          rendition_sha256?: string
+          signer_id?: string
+          signer_name?: string
+          signed_at?: string
+          meaning?: "approval" | "review" | "rejection"
+          decision?: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
+          seal?: string
+          key_id?: string
+          sig?: string
+          created_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          review_id?: string
+          step_id?: string
+          asset_id?: string
+          version_id?: string
+          rendition_sha256?: string
+          signer_id?: string
+          signer_name?: string
+          signed_at?: string
+          meaning?: "approval" | "review" | "rejection"
+          decision?: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
+          seal?: string
+          key_id?: string
+          sig?: string
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "signatures_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "review_steps"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "signatures_review_id_fkey"
+            columns: ["review_id"]
+            isOneToOne: false
+            referencedRelation: "reviews"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "signatures_signer_id_fkey"
+            columns: ["signer_id"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       version_modules: {
         Row: {
           version_id: string
@@ -763,6 +1197,43 @@ export type Database = {
             referencedRelation: "assets"
             referencedColumns: ["id"]
           },
+        ]
+      }
+      workflow_templates: {
+        Row: {
+          id: string
+          org_id: string
+          name: string
+          description: string
+          is_default: boolean
+          steps: Json
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          name?: string
+          description?: string
+          is_default?: boolean
+          steps?: Json
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          name?: string
+          description?: string
+          is_default?: boolean
+          steps?: Json
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
         ]
       }
       workspace_settings: {
@@ -833,6 +1304,18 @@ export type Database = {
         Args: { [_ in never]: never }
         Returns: Json
       }
+      claim_step: {
+        Args: {
+          step_id: string
+        }
+        Returns: Json
+      }
+      confirm_change: {
+        Args: {
+          change_request_id: string
+        }
+        Returns: Json
+      }
       content_counts: {
         Args: { [_ in never]: never }
         Returns: Json
@@ -868,6 +1351,23 @@ export type Database = {
         }
         Returns: Json
       }
+      decide_step: {
+        Args: {
+          change_requests?: string[]
+          comment: string
+          decision: string
+          password: string
+          step_id: string
+          totp_code?: string
+        }
+        Returns: Json
+      }
+      delete_workflow_template: {
+        Args: {
+          template_id: string
+        }
+        Returns: Json
+      }
       diagnostics: {
         Args: { [_ in never]: never }
         Returns: Json
@@ -880,6 +1380,19 @@ export type Database = {
       }
       list_sessions: {
         Args: { [_ in never]: never }
+        Returns: Json
+      }
+      mark_change_done: {
+        Args: {
+          change_request_id: string
+          note?: string
+        }
+        Returns: Json
+      }
+      mark_notifications_read: {
+        Args: {
+          ids?: string[]
+        }
         Returns: Json
       }
       pilot_status: {
@@ -907,6 +1420,24 @@ export type Database = {
         }
         Returns: Json
       }
+      review_gate: {
+        Args: {
+          asset_id: string
+        }
+        Returns: Json
+      }
+      review_queue: {
+        Args: {
+          after?: string
+          limit?: number
+          product_id?: string
+          role?: string
+          status?: string
+          tab?: string
+          type?: string
+        }
+        Returns: Json
+      }
       revoke_invite: {
         Args: {
           invite_id: string
@@ -916,6 +1447,16 @@ export type Database = {
       revoke_session: {
         Args: {
           session_id: string
+        }
+        Returns: Json
+      }
+      save_workflow_template: {
+        Args: {
+          description?: string
+          is_default?: boolean
+          name: string
+          steps: Json
+          template_id?: string
         }
         Returns: Json
       }
@@ -932,8 +1473,47 @@ export type Database = {
         }
         Returns: Json
       }
+      set_asset_expiry: {
+        Args: {
+          asset_id: string
+          expires_at: string
+        }
+        Returns: Json
+      }
+      set_review_settings: {
+        Args: {
+          approval_validity_months: number
+        }
+        Returns: Json
+      }
+      submit_for_review: {
+        Args: {
+          asset_id: string
+          template_id?: string
+        }
+        Returns: Json
+      }
       verify_audit_chain: {
         Args: { [_ in never]: never }
+        Returns: Json
+      }
+      verify_signature: {
+        Args: {
+          signature_id: string
+        }
+        Returns: Json
+      }
+      withdraw_asset: {
+        Args: {
+          asset_id: string
+          reason: string
+        }
+        Returns: Json
+      }
+      withdraw_review: {
+        Args: {
+          review_id: string
+        }
         Returns: Json
       }
     }
@@ -941,11 +1521,18 @@ export type Database = {
       asset_status: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
       asset_type: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
       audience: "hcp" | "patient" | "payer"
+      change_request_status: "open" | "done" | "confirmed"
       claim_status: "draft" | "approved" | "withdrawn" | "expired"
+      decision: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
       module_kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
       module_status: "draft" | "approved" | "retired"
+      notification_kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
       reference_kind: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
       reference_status: "active" | "withdrawn"
+      review_status: "open" | "approved" | "changes_requested" | "rejected" | "withdrawn"
+      reviewer_role: "reviewer_medical" | "reviewer_legal" | "reviewer_regulatory"
+      signature_meaning: "approval" | "review" | "rejection"
+      step_status: "waiting" | "active" | "approved" | "approved_with_changes" | "changes_requested" | "rejected" | "skipped"
       version_kind: "authored" | "file"
     }
     CompositeTypes: {
@@ -960,11 +1547,18 @@ export const Constants = {
       asset_status: ["draft", "in_review", "changes_requested", "approved", "rejected", "expired", "withdrawn", "archived"],
       asset_type: ["email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script", "other"],
       audience: ["hcp", "patient", "payer"],
+      change_request_status: ["open", "done", "confirmed"],
       claim_status: ["draft", "approved", "withdrawn", "expired"],
+      decision: ["approved", "approved_with_changes", "changes_requested", "rejected"],
       module_kind: ["claim", "isi", "disclaimer", "copy", "image"],
       module_status: ["draft", "approved", "retired"],
+      notification_kind: ["step_activated", "step_assigned", "decision", "round_closed", "due_soon", "overdue", "expiry_soon", "expired", "signing_locked", "asset_withdrawn"],
       reference_kind: ["prescribing_information", "clinical_study", "data_on_file", "guideline", "publication", "other"],
       reference_status: ["active", "withdrawn"],
+      review_status: ["open", "approved", "changes_requested", "rejected", "withdrawn"],
+      reviewer_role: ["reviewer_medical", "reviewer_legal", "reviewer_regulatory"],
+      signature_meaning: ["approval", "review", "rejection"],
+      step_status: ["waiting", "active", "approved", "approved_with_changes", "changes_requested", "rejected", "skipped"],
       version_kind: ["authored", "file"],
     },
   },
