@@ -1,15 +1,19 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FileText } from "lucide-react";
+import { Eye, FileText } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
 import { attachReferenceFile, invalidateReferences, type Reference, saveReference } from "@/entities/references";
 import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
+import { cn } from "@/lib/utils";
+import { referencePath } from "./reference-path";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
 
@@ -112,6 +116,12 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
           <span className="shrink-0 text-muted-foreground">
             · {reference.page_count} {reference.page_count === 1 ? "page" : "pages"}
           </span>
+          {state.uploading ? null : (
+            <Link to={referencePath(reference.id)} className={cn(buttonVariants({ variant: "outline", size: "sm" }), "ml-auto")}>
+              <Eye aria-hidden="true" />
+              View PDF
+            </Link>
+          )}
         </p>
       ) : null}
 
