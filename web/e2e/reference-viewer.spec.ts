@@ -87,8 +87,12 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   const list = page.getByRole("list", { name: "References" });
   await expect(list).toContainText("PDF · 3 pages");
 
+  await shot(page, "references-1440");
+
   // Opened from the list: the viewer at page 1.
-  await list.getByRole("link", { name: `View PDF of ${TITLE}` }).click();
+  const view = list.getByRole("link", { name: `View PDF of ${TITLE}` });
+  await expect(view).toBeVisible();
+  await view.click();
   await expect(page).toHaveURL(/\/content\/references\/[0-9a-f-]{36}$/);
   await expect(page).toHaveTitle(`${TITLE} · Fairbalance`);
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
@@ -139,6 +143,31 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
   await expect(page.getByTestId("page-indicator")).toHaveText("Page 2 of 3");
   expect(folded((await highlighted(page.getByRole("main"), 2)).join(" "))).toBe(folded(QUOTE));
+
+  // The highlight follows the zoom.
+  const zoom = page.getByRole("toolbar", { name: "Viewer controls" });
+  const level = async () => Number((await zoom.getByLabel("Zoom level").textContent())?.replace(/\D/g, ""));
+  const mark = page.locator("mark[data-passage-highlight]").first();
+  const [before, width] = [await level(), (await mark.boundingBox())?.width ?? 0];
+  await zoom.getByRole("button", { name: "Zoom in" }).click();
+  await expect.poll(level).toBeGreaterThan(before);
+  const ratio = (await level()) / before;
+  await expect.poll(async () => ((await mark.boundingBox())?.width ?? 0) / width).toBeCloseTo(ratio, 1);
+
+  // At 390 px the claim and its passage's panel fit the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/content?tab=claims");
+  await page.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  await expect(dialog).toHaveAccessibleName("Edit claim");
+  await linked.scrollIntoViewIfNeeded();
+  await shot(page, "claim-dialog-390");
+  await linked.getByRole("button", { name: "View passage on page 2 in the PDF" }).click();
+  await expect(sheet.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(marks.first()).toBeInViewport();
+  const sheetBox = await sheet.boundingBox();
+  expect(sheetBox?.x).toBe(0);
+  expect(sheetBox?.width).toBe(390);
+  await shot(page, "passage-sheet-390");
 });
 
 test("a shared passage address opens for every member, says when the quote is not on that page, fits 390 px, and is not found elsewhere", async ({ page, browser, server, arrange }) => {
@@ -169,6 +198,24 @@ test("a shared passage address opens for every member, says when the quote is no
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await expectAccessible(page);
   await shot(page, "reference-page-390");
+
+  // The list's link to it, an icon at this width.
+  await page.goto("/content?tab=references");
+  const view = page.getByRole("list", { name: "References" }).getByRole("link", { name: `View PDF of ${TITLE}` });
+  await expect(view).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  await shot(page, "references-390");
+  await view.click();
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
+
+  // And the reference's dialog's.
+  await page.goBack();
+  await page.getByRole("list", { name: "References" }).getByRole("button").first().click();
+  const details = page.getByRole("dialog", { name: TITLE });
+  await details.getByRole("link", { name: "View PDF" }).click();
+  await expect(details).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/content/references/${id}$`));
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
 
   // Another organisation: no reference at that address, and no file either.
   const other = await arrange.workspace("Southwind Pharma");
