@@ -212,6 +212,8 @@ test("a shared passage address opens for every member, says when the quote is no
   await page.goBack();
   await page.getByRole("list", { name: "References" }).getByRole("button").first().click();
   const details = page.getByRole("dialog", { name: TITLE });
+  await expect(details.getByRole("link", { name: "View PDF" })).toBeVisible();
+  await shot(page, "reference-dialog-390");
   await details.getByRole("link", { name: "View PDF" }).click();
   await expect(details).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/content/references/${id}$`));

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Eye, Link2, Unlink } from "lucide-react";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -18,7 +18,9 @@ import { useProfile } from "@/entities/profile";
 import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { applyServerError } from "@/lib/form-errors";
-import { ReferenceViewerSheet } from "./reference-viewer";
+
+// The document viewer loads when a passage is first viewed, not with the Hub.
+const ReferenceViewerSheet = lazy(() => import("./reference-viewer").then((m) => ({ default: m.ReferenceViewerSheet })));
 
 /**
  * Creates (claim = null) or edits a claim, and links it to reference
@@ -256,13 +258,15 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
       ) : null}
 
       {viewing && viewed ? (
-        <ReferenceViewerSheet
-          reference={viewed}
-          passage={{ page: viewing.page, text: viewing.passage }}
-          onClose={() => {
-            setViewing(null);
-          }}
-        />
+        <Suspense fallback={null}>
+          <ReferenceViewerSheet
+            reference={viewed}
+            passage={{ page: viewing.page, text: viewing.passage }}
+            onClose={() => {
+              setViewing(null);
+            }}
+          />
+        </Suspense>
       ) : null}
     </section>
   );
