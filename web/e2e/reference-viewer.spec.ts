@@ -30,6 +30,9 @@ function zephyrPdf(): Buffer {
   );
 }
 
+/** How long a cold viewer may take to open the PDF and read a page's text (pdf.js and its worker load first; the machine may be busy). */
+const OPENED = { timeout: 30_000 };
+
 /** Case and white space aside, as the viewer compares. */
 const folded = (s: string) => s.toLowerCase().replace(/\s+/g, "");
 
@@ -96,8 +99,8 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   await expect(page).toHaveURL(/\/content\/references\/[0-9a-f-]{36}$/);
   await expect(page).toHaveTitle(`${TITLE} · Fairbalance`);
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
-  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
-  await expect(page.getByRole("img", { name: "Page 1 of 3" })).toBeInViewport();
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3", OPENED);
+  await expect(page.getByRole("img", { name: "Page 1 of 3" })).toBeInViewport(OPENED);
   await expect(page.getByTestId("passage-status")).toHaveCount(0);
   await expectAccessible(page);
   await shot(page, "reference-page-1440");
@@ -121,7 +124,7 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   // Opened from the passage: page 2, the quote highlighted and in view, over the claim.
   await linked.getByRole("button", { name: "View passage on page 2 in the PDF" }).click();
   const sheet = page.getByRole("dialog", { name: TITLE });
-  await expect(sheet.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(sheet.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2", OPENED);
   await expect(sheet.getByTestId("page-indicator")).toHaveText("Page 2 of 3");
   await expect(sheet.locator('[data-page-number="2"]')).toBeInViewport();
   const marks = sheet.locator('[data-page-number="2"] mark[data-passage-highlight]');
@@ -140,7 +143,7 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   await linked.getByRole("button", { name: "View passage on page 2 in the PDF" }).click();
   await sheet.getByRole("link", { name: "Open full page" }).click();
   await expect(page).toHaveURL(/\/content\/references\/[0-9a-f-]{36}\?page=2&quote=71%25\+OF\+PATIENTS\+at\+week\+16$/);
-  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2", OPENED);
   await expect(page.getByTestId("page-indicator")).toHaveText("Page 2 of 3");
   expect(folded((await highlighted(page.getByRole("main"), 2)).join(" "))).toBe(folded(QUOTE));
 
@@ -162,7 +165,7 @@ test("a reference's PDF opens at page 1 from the list, and at a claim passage's 
   await linked.scrollIntoViewIfNeeded();
   await shot(page, "claim-dialog-390");
   await linked.getByRole("button", { name: "View passage on page 2 in the PDF" }).click();
-  await expect(sheet.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(sheet.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2", OPENED);
   await expect(marks.first()).toBeInViewport();
   const sheetBox = await sheet.boundingBox();
   expect(sheetBox?.x).toBe(0);
@@ -178,14 +181,14 @@ test("a shared passage address opens for every member, says when the quote is no
   const viewer = await arrange.member({ role: "viewer", orgId, fullName: "Vic Viewer" });
   await signInFast(page, server, viewer);
   await page.goto(`/content/references/${id}?page=2&quote=${encodeURIComponent("PASI 75 was reached")}`);
-  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2", OPENED);
   expect(folded((await highlighted(page.getByRole("main"), 2)).join(" "))).toBe(folded("PASI 75 was reached"));
 
   // Quoted from another page: opened at the cited one, and said so.
   await page.goto(`/content/references/${id}?page=1&quote=${encodeURIComponent(QUOTE)}`);
-  await expect(page.getByTestId("passage-status")).toHaveText("The passage was not found on page 1.");
-  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
-  await expect(page.getByRole("img", { name: "Page 1 of 3" })).toBeInViewport();
+  await expect(page.getByTestId("passage-status")).toHaveText("The passage was not found on page 1.", OPENED);
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3", OPENED);
+  await expect(page.getByRole("img", { name: "Page 1 of 3" })).toBeInViewport(OPENED);
   await expect(page.locator("mark[data-passage-highlight]")).toHaveCount(0);
   await expectAccessible(page);
   await shot(page, "passage-missing-1440");
@@ -193,7 +196,7 @@ test("a shared passage address opens for every member, says when the quote is no
   // At 390 px: nothing scrolls sideways, the passage is still found.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/content/references/${id}?page=2&quote=${encodeURIComponent(QUOTE)}`);
-  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2");
+  await expect(page.getByTestId("passage-status")).toHaveText("Passage highlighted on page 2", OPENED);
   await expect(page.locator('[data-page-number="2"] mark[data-passage-highlight]').first()).toBeInViewport();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await expectAccessible(page);
@@ -206,7 +209,7 @@ test("a shared passage address opens for every member, says when the quote is no
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
   await shot(page, "references-390");
   await view.click();
-  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3", OPENED);
 
   // And the reference's dialog's.
   await page.goBack();
@@ -217,7 +220,7 @@ test("a shared passage address opens for every member, says when the quote is no
   await details.getByRole("link", { name: "View PDF" }).click();
   await expect(details).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/content/references/${id}$`));
-  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3");
+  await expect(page.getByTestId("page-indicator")).toHaveText("Page 1 of 3", OPENED);
 
   // Another organisation: no reference at that address, and no file either.
   const other = await arrange.workspace("Southwind Pharma");
