@@ -10,6 +10,7 @@ const ROUTES = [
   "/content",
   "/content-hub",
   "/assets/00000000-0000-4000-8000-000000000001",
+  "/content/references/00000000-0000-4000-8000-000000000001",
   "/guidelines",
   "/compliance-intel",
   "/audit-log",

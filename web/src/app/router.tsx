@@ -74,6 +74,7 @@ export const routes: RouteObject[] = [
           },
           { path: "/content", element: <S.ContentScreen /> },
           { path: "/content-hub", element: <S.ContentScreen /> },
+          { path: "/content/references/:id", element: <S.ReferenceScreen /> },
           { path: "/assets/:id", element: <S.AssetScreen /> },
           { path: "/guidelines", element: <S.GuidelinesScreen /> },
           { path: "/compliance-intel", element: <S.ComplianceIntelScreen /> },

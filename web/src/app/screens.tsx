@@ -63,6 +63,7 @@ export const DiagnosticsScreen = lazyScreen(() => import("@/features/diagnostics
 
 export const ReviewScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ReviewPage));
 export const ContentScreen = lazyScreen(() => import("@/features/content/content-page").then((m) => m.ContentPage));
+export const ReferenceScreen = lazyScreen(() => import("@/features/content/reference-page").then((m) => m.ReferencePage));
 export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page").then((m) => m.AssetPage));
 export const GuidelinesScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.GuidelinesPage));
 export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ComplianceIntelPage));
@@ -78,6 +79,7 @@ export function preloadFirstScreen(pathname: string): void {
   const first: LazyScreen[] = [ShellLayout];
   if (pathname.startsWith("/assets/")) first.push(AssetScreen);
   else if (pathname === "/content" || pathname === "/content-hub") first.push(ContentScreen);
+  else if (pathname.startsWith("/content/references/")) first.push(ReferenceScreen);
   else if (pathname === "/") first.push(HomeScreen);
   // A failure here is not the visitor's concern yet: the screen's own render retries and reports it.
   for (const s of first) void s.preload().catch(() => undefined);

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/
 import { type ContentFilters, invalidateContent } from "@/entities/content";
 import { unwrap } from "@/lib/data";
 import type { Insert, Row } from "@/lib/db-types";
+import { isUuid } from "@/lib/early";
 import { type Cursor, nextCursor, pageAfter, type SortSpec } from "@/lib/keyset";
 import { getSupabase } from "@/lib/supabase";
 
@@ -16,7 +17,30 @@ export const referenceKeys = {
   lists: () => [...referenceKeys.all, "list"] as const,
   list: (filters: ContentFilters, sort: SortSpec) => [...referenceKeys.lists(), filters, sort] as const,
   options: () => [...referenceKeys.all, "options"] as const,
+  details: () => [...referenceKeys.all, "detail"] as const,
+  detail: (id: string) => [...referenceKeys.details(), id] as const,
 };
+
+/** What a reference's viewer shows of it: its citation and its file, not the text of its pages. */
+export type ReferenceSummary = Pick<Reference, "id" | "title" | "citation" | "kind" | "status" | "file_bucket" | "file_path" | "file_name" | "page_count">;
+
+const SUMMARY_COLUMNS = "id,title,citation,kind,status,file_bucket,file_path,file_name,page_count";
+
+/**
+ * A reference for its viewer, or null when it does not exist or belongs to
+ * another organisation (the server shows neither, so the screen cannot
+ * tell them apart — by design).
+ */
+export function referenceQuery(id: string) {
+  return queryOptions({
+    queryKey: referenceKeys.detail(id),
+    queryFn: async (): Promise<ReferenceSummary | null> => {
+      if (!isUuid(id)) return null;
+      const sb = await getSupabase();
+      return unwrap(await sb.from("references").select(SUMMARY_COLUMNS).eq("id", id).maybeSingle());
+    },
+  });
+}
 
 /** One page of references after `cursor` in `sort` order, with the list's filters. */
 export async function fetchReferencePage(filters: ContentFilters, sort: SortSpec, cursor: Cursor | null, signal?: AbortSignal): Promise<Reference[]> {

@@ -28,8 +28,8 @@ import { CompareView } from "./compare-view";
 import { prefetchCurrentPdf } from "./early";
 import { ImageViewer } from "./image-viewer";
 import type { NewVersionMode } from "./new-version-dialog";
-import { preparePdf } from "./pdf";
-import { PdfViewer } from "./pdf-viewer";
+import { preparePdf } from "@/components/document-viewer/pdf";
+import { PdfViewer } from "@/components/document-viewer/pdf-viewer";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf } from "./types";
 

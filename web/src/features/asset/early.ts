@@ -1,8 +1,8 @@
 import type { VersionSummary } from "@/entities/versions";
 import { assetPageLoads, earlyHeaders, isUuid, startEarly } from "@/lib/early";
-import { drawFirstPage } from "./first-page";
-import { openPdf } from "./pdf-open";
-import { preparePdf } from "./pdf";
+import { drawFirstPage } from "@/components/document-viewer/first-page";
+import { openPdf } from "@/components/document-viewer/pdf-open";
+import { preparePdf } from "@/components/document-viewer/pdf";
 import { renditionOf } from "./types";
 
 // Kept apart from the screen's code so the app can start these loads at

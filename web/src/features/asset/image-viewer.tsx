@@ -3,8 +3,8 @@ import { useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { Alert, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useSignedUrl } from "./api";
-import { stepZoom } from "./pdf";
-import { ZoomControls, type Zoom } from "./zoom-controls";
+import { stepZoom } from "@/components/document-viewer/pdf";
+import { ZoomControls, type Zoom } from "@/components/document-viewer/zoom-controls";
 
 /**
  * An uploaded image: fitted to the viewer, zoomed with the buttons, the

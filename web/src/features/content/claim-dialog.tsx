@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link2, Unlink } from "lucide-react";
-import { useMemo, useState } from "react";
+import { Eye, Link2, Unlink } from "lucide-react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -10,7 +10,7 @@ import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormError, FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
 import { Skeleton } from "@/components/ui/skeleton";
-import { type Claim, type ClaimValues, claimPassagesQuery, decideClaim, invalidateClaims, linkPassage, saveClaim, unlinkPassage } from "@/entities/claims";
+import { type Claim, type ClaimReference, type ClaimValues, claimPassagesQuery, decideClaim, invalidateClaims, linkPassage, saveClaim, unlinkPassage } from "@/entities/claims";
 import { claimFormValues, claimSchema, type PassageFormInput, passageSchema } from "@/entities/claims/schema";
 import type { Product } from "@/entities/products";
 import { referenceOptionsQuery } from "@/entities/references";
@@ -18,6 +18,9 @@ import { useProfile } from "@/entities/profile";
 import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { applyServerError } from "@/lib/form-errors";
+
+// The document viewer loads when a passage is first viewed, not with the Hub.
+const ReferenceViewerSheet = lazy(() => import("./reference-viewer").then((m) => ({ default: m.ReferenceViewerSheet })));
 
 /**
  * Creates (claim = null) or edits a claim, and links it to reference
@@ -131,6 +134,9 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
     defaultValues: EMPTY_PASSAGE,
   });
   const chosen = refById.get(useWatch({ control: form.control, name: "reference_id" }));
+  // The passage being read in its reference's PDF.
+  const [viewing, setViewing] = useState<ClaimReference | null>(null);
+  const viewed = viewing ? refById.get(viewing.reference_id) : undefined;
 
   const link = useMutation({
     mutationFn: (values: z.output<typeof schema>) => linkPassage({ claim_id: claimId, ...values }),
@@ -173,24 +179,39 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
       ) : (
         <ul className="grid gap-2" aria-label="Linked passages">
           {links.data.map((l) => (
-            <li key={l.id} className="flex items-start justify-between gap-3 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
-              <p className="min-w-0 leading-6 break-words">
+            <li key={l.id} className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
+              <p className="min-w-0 flex-[1_1_15rem] leading-6 break-words">
                 <span className="font-medium">{refById.get(l.reference_id)?.title ?? "Reference"}</span>, p. {l.page}: “{l.passage}”
               </p>
-              {canWrite ? (
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  aria-label={`Unlink passage on page ${l.page}`}
-                  disabled={unlink.isPending}
-                  onClick={() => {
-                    unlink.mutate(l.id);
-                  }}
-                >
-                  <Unlink aria-hidden="true" />
-                  Unlink
-                </Button>
-              ) : null}
+              <div className="flex shrink-0 items-center gap-1">
+                {refById.get(l.reference_id)?.file_path ? (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`View passage on page ${l.page} in the PDF`}
+                    onClick={() => {
+                      setViewing(l);
+                    }}
+                  >
+                    <Eye aria-hidden="true" />
+                    View
+                  </Button>
+                ) : null}
+                {canWrite ? (
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Unlink passage on page ${l.page}`}
+                    disabled={unlink.isPending}
+                    onClick={() => {
+                      unlink.mutate(l.id);
+                    }}
+                  >
+                    <Unlink aria-hidden="true" />
+                    Unlink
+                  </Button>
+                ) : null}
+              </div>
             </li>
           ))}
         </ul>
@@ -234,6 +255,18 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
             </div>
           </form>
         </FormProvider>
+      ) : null}
+
+      {viewing && viewed ? (
+        <Suspense fallback={null}>
+          <ReferenceViewerSheet
+            reference={viewed}
+            passage={{ page: viewing.page, text: viewing.passage }}
+            onClose={() => {
+              setViewing(null);
+            }}
+          />
+        </Suspense>
       ) : null}
     </section>
   );

@@ -1,9 +1,11 @@
 import { type InfiniteData, useInfiniteQuery, type UseInfiniteQueryResult, useQuery } from "@tanstack/react-query";
-import { BookOpen, Boxes, FileSearch, FileText, type LucideIcon, Paperclip, Plus, Quote } from "lucide-react";
+import { BookOpen, Boxes, Eye, FileSearch, FileText, type LucideIcon, Paperclip, Plus, Quote } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { EmptyState } from "@/components/ui/empty-state";
 import {
   claimStatusLabel,
@@ -27,6 +29,7 @@ import { ClaimDialog } from "./claim-dialog";
 import { ModuleDialog } from "./module-dialog";
 import { Expiry, ListSkeleton, LoadError, LoadMore } from "./parts";
 import { ReferenceDialog } from "./reference-dialog";
+import { referencePath } from "./reference-path";
 import { type SortKey, SORTS, type Tab, TAB_KIND } from "./tabs";
 
 interface TabProps {
@@ -56,6 +59,8 @@ interface Spec<T> {
   emptyWriter: string;
   emptyReader: string;
   row: (item: T, productName: Map<string, string>) => ReactNode;
+  /** Something to do with a row besides opening it, shown beside it (a link to a reference's PDF). */
+  aside?: (item: T) => ReactNode;
 }
 
 /** The row being edited; undefined when none is. */
@@ -117,19 +122,23 @@ function Library<T extends { id: string }>({
     body = (
       <div className="grid grid-cols-1 gap-3">
         <ul className="divide-y overflow-hidden rounded-xl border bg-card" aria-label={spec.label}>
-          {rows.map((item) => (
-            <li key={item.id}>
-              <button
-                type="button"
-                className="block w-full px-4 py-3 text-left transition-colors hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
-                onClick={() => {
-                  onOpen(item);
-                }}
-              >
-                {spec.row(item, productName)}
-              </button>
-            </li>
-          ))}
+          {rows.map((item) => {
+            const aside = spec.aside?.(item);
+            return (
+              <li key={item.id} className={aside ? "flex items-stretch" : undefined}>
+                <button
+                  type="button"
+                  className="block w-full min-w-0 px-4 py-3 text-left transition-colors hover:bg-accent/50 focus-visible:bg-accent/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+                  onClick={() => {
+                    onOpen(item);
+                  }}
+                >
+                  {spec.row(item, productName)}
+                </button>
+                {aside ? <div className="flex shrink-0 items-center pr-2 sm:pr-3">{aside}</div> : null}
+              </li>
+            );
+          })}
         </ul>
         <LoadMore shown={rows.length} hasMore={list.hasNextPage} loading={list.isFetchingNextPage} onMore={() => void list.fetchNextPage()} />
       </div>
@@ -266,6 +275,13 @@ const REFERENCES: Spec<Reference> = {
       badges={<Badge variant={referenceStatusVariant(r.status)}>{referenceStatusLabel(r.status)}</Badge>}
     />
   ),
+  aside: (r) =>
+    r.file_path ? (
+      <Link to={referencePath(r.id)} className={buttonVariants({ variant: "ghost", size: "sm" })} aria-label={`View PDF of ${r.title}`}>
+        <Eye aria-hidden="true" />
+        <span className="hidden sm:inline">View PDF</span>
+      </Link>
+    ) : null,
 };
 
 /**

@@ -1,15 +1,18 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FileText } from "lucide-react";
+import { Eye, FileText } from "lucide-react";
 import { useForm, useWatch } from "react-hook-form";
+import { Link } from "react-router";
 import { toast } from "sonner";
 import { z } from "zod";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
 import { attachReferenceFile, invalidateReferences, type Reference, saveReference } from "@/entities/references";
 import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
+import { referencePath } from "./reference-path";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
 
@@ -106,13 +109,21 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
       </div>
 
       {reference?.file_path ? (
-        <p className="flex min-w-0 items-center gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
-          <FileText aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-          <span className="min-w-0 truncate font-medium">{reference.file_name ?? "PDF"}</span>
-          <span className="shrink-0 text-muted-foreground">
-            · {reference.page_count} {reference.page_count === 1 ? "page" : "pages"}
-          </span>
-        </p>
+        <div className="flex min-w-0 flex-wrap items-center justify-end gap-2 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
+          <p className="flex min-w-0 flex-[1_1_12rem] items-center gap-2">
+            <FileText aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+            <span className="min-w-0 truncate font-medium">{reference.file_name ?? "PDF"}</span>
+            <span className="shrink-0 text-muted-foreground">
+              · {reference.page_count} {reference.page_count === 1 ? "page" : "pages"}
+            </span>
+          </p>
+          {state.uploading ? null : (
+            <Link to={referencePath(reference.id)} className={buttonVariants({ variant: "outline", size: "sm" })}>
+              <Eye aria-hidden="true" />
+              View PDF
+            </Link>
+          )}
+        </div>
       ) : null}
 
       {readOnly ? null : (

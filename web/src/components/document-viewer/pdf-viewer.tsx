@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -7,14 +7,23 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { afterNextFrame } from "@/lib/idle";
 import { logMetric } from "@/lib/logger";
-import { stepZoom, type PdfDocument } from "./pdf";
+import { cn } from "@/lib/utils";
+import { loadPdfJs, stepZoom, type PdfDocument } from "./pdf";
 import { PAGE_PAD, takeFirstPage } from "./first-page";
+import { findPassage, markPassage } from "./passage";
 import { closePdf, openPdf } from "./pdf-open";
 import { ZoomControls, type Zoom } from "./zoom-controls";
+import "./text-layer.css";
 
 interface Size {
   w: number;
   h: number;
+}
+
+/** A quoted passage and the page (from 1) it is quoted from. */
+export interface Passage {
+  page: number;
+  text: string;
 }
 
 const GAP = 16; // px between pages
@@ -27,6 +36,10 @@ const PAD = PAGE_PAD;
  * so the first page shows before the whole file has arrived. Every page has a placeholder sized from page 1; only the
  * pages in view and one either side are drawn (one canvas each, at the
  * screen's pixel ratio), others are released as they scroll away.
+ *
+ * Given a passage, it opens at the passage's page, finds the passage in that
+ * page's text layer (case and white space aside), highlights it and scrolls
+ * it into view; `onPassage` learns whether it was found there.
  */
 export function PdfViewer({
   bucket,
@@ -35,6 +48,11 @@ export function PdfViewer({
   pageCount: expectedPages,
   title,
   onFirstPage,
+  initialPage = 1,
+  passage = null,
+  onPassage,
+  selectableText = false,
+  fill = false,
 }: {
   bucket: string;
   path: string;
@@ -46,22 +64,35 @@ export function PdfViewer({
   title: string;
   /** Called once the frame showing page 1 has been drawn. */
   onFirstPage?: () => void;
+  /** The page shown first, when no passage is given. */
+  initialPage?: number;
+  /** A passage to open at, highlighted on its page. */
+  passage?: Passage | null;
+  /** Told whether the passage is on its page, each time that page's text has been read. */
+  onPassage?: (found: boolean) => void;
+  /** Lay pdf.js's text layer over every drawn page, so its text can be selected and copied. */
+  selectableText?: boolean;
+  /** Fill the parent's height (a flex column) rather than a fixed share of the window. */
+  fill?: boolean;
 }) {
+  const startPage = Math.max(1, passage?.page ?? initialPage);
   const [doc, setDoc] = useState<PdfDocument | null>(null);
   const [base, setBase] = useState<Size | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [zoom, setZoom] = useState<Zoom>("fit");
   const [width, setWidth] = useState(0);
-  const [visible, setVisible] = useState<ReadonlySet<number>>(() => new Set([1]));
-  const [current, setCurrent] = useState(1);
+  const [visible, setVisible] = useState<ReadonlySet<number>>(() => new Set([startPage]));
+  const [current, setCurrent] = useState(startPage);
   const scroller = useRef<HTMLDivElement>(null);
   const pages = useRef(new Map<number, HTMLDivElement>());
   const firstPainted = useRef(false);
   const [firstShown, setFirstShown] = useState(false);
   const onFirstPageRef = useRef(onFirstPage);
+  const onPassageRef = useRef(onPassage);
   useEffect(() => {
     onFirstPageRef.current = onFirstPage;
+    onPassageRef.current = onPassage;
   });
 
   // Open the document.
@@ -182,11 +213,47 @@ export function PdfViewer({
     };
   }, [zoomBy, doc]);
 
-  const goTo = (n: number) => {
-    const target = pages.current.get(Math.min(Math.max(1, n), numPages));
+  const goTo = useCallback(
+    (n: number) => {
+      const target = pages.current.get(Math.min(Math.max(1, n), numPages));
+      const el = scroller.current;
+      if (!target || !el) return;
+      el.scrollTo({ top: target.offsetTop - PAD });
+      // Kept now, not on the scroll event: a zoom (the width settling) may come first.
+      ratio.current = el.scrollHeight > 0 ? el.scrollTop / el.scrollHeight : 0;
+    },
+    [numPages],
+  );
+
+  // Open at the start page, once per document.
+  const start = useRef({ page: startPage, passagePage: passage?.page ?? null });
+  const openedAt = useRef<PdfDocument | null>(null);
+  useLayoutEffect(() => {
+    if (!doc || !base || openedAt.current === doc) return;
+    openedAt.current = doc;
+    const { page, passagePage } = start.current;
+    if (passagePage !== null && passagePage > doc.numPages) onPassageRef.current?.(false);
+    if (page > 1) goTo(page);
+  }, [doc, base, goTo]);
+
+  // The passage's highlights, each time its page's text layer is built;
+  // the first time they are brought into view.
+  const passageShown = useRef(false);
+  const marked = useCallback((marks: HTMLElement[]) => {
+    onPassageRef.current?.(marks.length > 0);
+    const first = marks[0];
     const el = scroller.current;
-    if (target && el) el.scrollTo({ top: target.offsetTop - PAD });
-  };
+    if (!first || !el || passageShown.current) return;
+    passageShown.current = true;
+    const view = el.getBoundingClientRect();
+    const at = first.getBoundingClientRect();
+    const outside = at.left < view.left || at.right > view.right;
+    el.scrollTo({
+      top: el.scrollTop + at.top - view.top - el.clientHeight / 3,
+      left: outside ? el.scrollLeft + at.left - view.left - PAD : el.scrollLeft,
+    });
+    ratio.current = el.scrollHeight > 0 ? el.scrollTop / el.scrollHeight : 0;
+  }, []);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -248,7 +315,7 @@ export function PdfViewer({
   }
 
   return (
-    <div className="flex min-h-0 flex-col">
+    <div className={cn("flex min-h-0 flex-col", fill && "flex-1")}>
       <ZoomControls
         scale={scale}
         zoom={zoom}
@@ -272,7 +339,10 @@ export function PdfViewer({
         onKeyDown={onKeyDown}
         onScroll={onScroll}
         data-testid="pdf-scroller"
-        className="relative h-[min(78dvh,60rem)] overflow-auto [scrollbar-gutter:stable] bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset"
+        className={cn(
+          "relative overflow-auto [scrollbar-gutter:stable] bg-muted/70 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset",
+          fill ? "min-h-0 flex-1" : "h-[min(78dvh,60rem)]",
+        )}
       >
         {!doc || !base ? (
           <div className="mx-auto flex w-full max-w-3xl flex-col items-center gap-3 p-4">
@@ -293,6 +363,9 @@ export function PdfViewer({
                 scale={scale}
                 active={active.has(n)}
                 onPainted={painted}
+                text={selectableText || passage?.page === n}
+                passage={passage?.page === n ? passage.text : null}
+                onMarked={marked}
                 register={(el) => {
                   if (el) pages.current.set(n, el);
                   else pages.current.delete(n);
@@ -354,6 +427,9 @@ function PdfPage({
   scale,
   active,
   onPainted,
+  text,
+  passage,
+  onMarked,
   register,
 }: {
   doc: PdfDocument;
@@ -363,9 +439,16 @@ function PdfPage({
   scale: number;
   active: boolean;
   onPainted: (n: number) => void;
+  /** Lay the text layer over the page. */
+  text: boolean;
+  /** A passage to highlight in the text layer. */
+  passage: string | null;
+  /** Given the passage's highlights (none when it is not on the page). */
+  onMarked: (marks: HTMLElement[]) => void;
   register: (el: HTMLDivElement | null) => void;
 }) {
   const holder = useRef<HTMLDivElement>(null);
+  const textHolder = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<Size>(base);
   const [rendered, setRendered] = useState(false);
 
@@ -429,6 +512,44 @@ function PdfPage({
     };
   }, [doc, number, total, scale, active, onPainted]);
 
+  // The text layer: built once while the page is drawn (it follows the
+  // zoom through --total-scale-factor), kept apart from the canvas, which
+  // each zoom replaces.
+  useEffect(() => {
+    const el = textHolder.current;
+    if (!el || !active || !(text || passage !== null)) return;
+    let cancelled = false;
+    const stopped = () => cancelled;
+    let cancelLayer: (() => void) | undefined;
+    (async () => {
+      const [pdfjs, page] = await Promise.all([loadPdfJs(), doc.getPage(number)]);
+      if (stopped()) return;
+      const div = document.createElement("div");
+      div.className = "textLayer";
+      const layer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: div, viewport: page.getViewport({ scale: 1 }) });
+      cancelLayer = () => {
+        layer.cancel();
+      };
+      await layer.render();
+      if (stopped()) return;
+      el.replaceChildren(div);
+      if (passage !== null) onMarked(markPassage(layer.textDivs, findPassage(layer.textContentItemsStr, passage)));
+    })().catch((e: unknown) => {
+      if (stopped() || (e as { name?: string } | null)?.name === "AbortException") return;
+      // A page whose text cannot be read has no passage on it either.
+      if (passage !== null) onMarked([]);
+    });
+    return () => {
+      cancelled = true;
+      cancelLayer?.();
+      el.replaceChildren();
+    };
+  }, [doc, number, active, text, passage, onMarked]);
+
+  const size: CSSProperties = { width: Math.floor(natural.w * scale), height: Math.floor(natural.h * scale) };
+  // The text layer's scale and rounding (pdf.js sizes it in these terms).
+  const layerVars = text || passage !== null ? { "--total-scale-factor": scale, "--scale-round-x": "1px", "--scale-round-y": "1px" } : {};
+
   return (
     <div
       ref={(el) => {
@@ -437,9 +558,10 @@ function PdfPage({
       data-page-number={number}
       data-rendered={active && rendered ? "true" : "false"}
       className="relative shrink-0 bg-white shadow-sm ring-1 ring-black/5"
-      style={{ width: Math.floor(natural.w * scale), height: Math.floor(natural.h * scale) }}
+      style={{ ...size, ...layerVars }}
     >
       <div ref={holder} className="absolute inset-0" />
+      <div ref={textHolder} className="contents" />
       {!active || !rendered ? (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-sm text-slate-400">
           {number}
