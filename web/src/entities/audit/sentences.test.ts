@@ -98,7 +98,7 @@ describe("describeAction", () => {
       "uploaded the file launch.pdf",
     );
     expect(describeAction({ ...base, action: "invite_created", after_json: { email: "mia@x.io", role: "reviewer_medical" } })).toBe(
-      "invited mia@x.io as Medical reviewer",
+      "created an invitation for mia@x.io as Medical reviewer",
     );
     expect(describeAction({ ...base, action: "member_deactivated", before_json: { full_name: "Leo Legal", email: "leo@x.io" } })).toBe("deactivated Leo Legal");
     expect(describeAction({ ...base, action: "login", meta: { method: "password" } })).toBe("signed in");

@@ -294,8 +294,8 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
   invite_created: (ctx) => {
     const email = text(ctx.after, "email");
     const role = text(ctx.after, "role");
-    if (email && role) return `invited ${email} as ${roleLabel(role)}`;
-    return email ? `invited ${email}` : "created an invitation";
+    if (email && role) return `created an invitation for ${email} as ${roleLabel(role)}`;
+    return email ? `created an invitation for ${email}` : "created an invitation";
   },
   invite_accepted: (ctx) => {
     const role = text(ctx.meta, "role");

@@ -85,7 +85,7 @@ export function HomePage() {
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="grid min-w-0 gap-6 lg:col-span-2">
-          <PilotCard pilot={pilot} />
+          <PilotCard pilot={pilot} role={profile.data?.role} />
           <PipelineCard />
           <ActivityCard activity={activity} members={members.data} />
         </div>
@@ -132,11 +132,11 @@ function SectionHeader({ title, description, to, linkLabel }: { title: string; d
   );
 }
 
-function PilotCard({ pilot }: { pilot: ReturnType<typeof usePilotStatus> }) {
+function PilotCard({ pilot, role }: { pilot: ReturnType<typeof usePilotStatus>; role: string | null | undefined }) {
   const status = pilot.data;
   const next = status ? nextPilotStep(status) : undefined;
   const progress = status ? pilotProgress(status) : 0;
-  const link = next ? pilotStepLink(next.key) : undefined;
+  const link = next ? pilotStepLink(next.key, role) : undefined;
   return (
     <Card>
       <SectionHeader title="Pilot checklist" description="The steps to run your pilot, ticked from what your workspace has done." to="/pilot-checklist" linkLabel="View checklist" />
