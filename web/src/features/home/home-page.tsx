@@ -251,7 +251,12 @@ function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRe
               const member = entry.actor_id ? byId.get(entry.actor_id) : undefined;
               return (
                 <li key={entry.id} className="flex items-start gap-3" data-action={entry.action}>
-                  <MemberAvatar name={member?.full_name} email={member?.email ?? entry.actor_email} src={member?.avatar_url} className="mt-0.5 size-8" />
+                  <MemberAvatar
+                    name={member ? member.full_name : entry.actor_email ? null : who}
+                    email={member ? member.email : entry.actor_email}
+                    src={member?.avatar_url}
+                    className="mt-0.5 size-8"
+                  />
                   <div className="grid min-w-0 gap-0.5">
                     <p className="text-sm leading-6 break-words">
                       <span className="font-medium">{who}</span> {describeAction(entry, subjects.data)}
