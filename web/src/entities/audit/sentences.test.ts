@@ -40,7 +40,12 @@ describe("describeAction", () => {
 
   it("words the data API's table writes", () => {
     expect(describeAction({ ...base, action: "orgs.insert" })).toBe("created the organization");
-    expect(describeAction({ ...base, action: "orgs.update", after_json: [{ id: "o1", name: "Acme Pharma" }] })).toBe("updated the organization Acme Pharma");
+    expect(describeAction({ ...base, action: "orgs.update", before_json: [{ id: "o1", name: "Acme" }], after_json: [{ id: "o1", name: "Acme Pharma" }] })).toBe(
+      "renamed the organization",
+    );
+    expect(describeAction({ ...base, action: "orgs.update", before_json: [{ name: "Acme", industry: "" }], after_json: [{ name: "Acme", industry: "Biotech" }] })).toBe(
+      "updated the organization",
+    );
     expect(describeAction({ ...base, action: "profiles_v2.update", object_id: "u1" })).toBe("updated their profile");
     expect(describeAction({ ...base, action: "profiles_v2.update", object_id: "u2" })).toBe("updated a member's profile");
     expect(

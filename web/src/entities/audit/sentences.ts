@@ -189,7 +189,12 @@ const OPERATION_VERBS: Record<string, string> = {
 
 /** How a table's row is named in a sentence about a write to it. */
 const TABLES: Record<string, (ctx: Ctx, verb: string) => string> = {
-  orgs: (ctx, verb) => `${verb} ${prefixed("the organization", text(ctx.after ?? ctx.before, "name")) ?? "the organization"}`,
+  // The organization is the reader's own (its name heads the screens).
+  orgs: (ctx, verb) => {
+    const from = text(ctx.before, "name");
+    const to = text(ctx.after, "name");
+    return from && to && from !== to ? "renamed the organization" : `${verb} the organization`;
+  },
   workspace_settings: (_, verb) => `${verb} the workspace settings`,
   notification_preferences: (_, verb) => `${verb} their notification preferences`,
   invites: (ctx, verb) => {
