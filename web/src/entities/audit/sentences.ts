@@ -1,6 +1,5 @@
 import { assetStatusLabel, claimStatusLabel, moduleStatusLabel, referenceStatusLabel } from "@/lib/content-types";
 import { roleLabel } from "@/lib/roles";
-import { SERVER_AUDIT_ACTIONS } from "./server-actions";
 
 /**
  * The audit trail in words: one sentence per action, for every screen that
@@ -462,6 +461,3 @@ export function subjectRefs(entries: readonly SentenceEntry[]): SubjectRef[] {
   }
   return [...out.values()];
 }
-
-/** Every action the server and the app record, for tests and suggestions. */
-export const ALL_AUDIT_ACTIONS: readonly string[] = [...new Set<string>([...SERVER_AUDIT_ACTIONS, ...CLIENT_AUDIT_ACTIONS])].sort();
