@@ -44,8 +44,9 @@ lint: web/node_modules/.package-lock.json ## gofmt, go vet, and the web linter a
 	cd web && npm run lint && npm run typecheck
 
 .PHONY: generate
-generate: ## regenerate generated code (the web app's Database type)
+generate: ## regenerate generated code (the web app's Database type and list of audit actions)
 	$(GO) run -tags noui ./cmd/fairbalance gen types --out web/src/lib/database.types.ts
+	$(GO) run -tags noui ./cmd/fairbalance gen audit-actions --out web/src/entities/audit/server-actions.ts
 
 .PHONY: bench
 bench: build ## run the HTTP benchmarks (wrk) against a fresh instance; see bench/README.md

@@ -1,6 +1,9 @@
 package fairbalance
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // The actions the server records. Entries a client appends through the
 // data API (AuditEntry.ClientReported) may use any other action — the
@@ -189,4 +192,29 @@ func IsServerAuditAction(action string) bool {
 		}
 	}
 	return false
+}
+
+// AuthEventActions are the actions of the identity service's event log
+// (sign-ups, sign-ins and sign-outs, factors, recovery, and the operator's
+// repairs and settings): a log of its own beside the organisations' audit
+// trails, written in the transaction of each event.
+var AuthEventActions = []string{
+	"admin_generate_link", "admin_promoted", "challenge_created", "db_migrated", "demo_data_removed",
+	"demo_data_seeded", "dev_admin_forced", "factor_deleted", "factor_in_progress", "factor_verified",
+	"login", "login_failed", "logout", "operator_granted", "operator_revoked", "safe_admin_created",
+	"token_revoked", "user_confirmation_requested", "user_deleted", "user_invited", "user_modified",
+	"user_reauthenticate_requested", "user_recovery_requested", "user_repeated_signup", "user_signedup",
+	"user_updated_password", "verification_attempted", "workspace_settings_updated",
+}
+
+// ServerAuditActionNames lists, sorted, the fixed server actions and the
+// content objects' actions: every action IsServerAuditAction accepts but
+// the data API's "<table>.<op>".
+func ServerAuditActionNames() []string {
+	out := make([]string, 0, len(serverAuditActions))
+	for a := range serverAuditActions {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
 }

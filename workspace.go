@@ -29,6 +29,10 @@ type PilotFacts struct {
 	// with a verified second factor.
 	Admins        int
 	AdminsWithMFA int
+	// Products counts the organisation's products, inactive ones included;
+	// Assets its assets, archived ones included (each was created once).
+	Products int
+	Assets   int
 }
 
 // WorkspaceStore holds the queries of the workspace screens (users,

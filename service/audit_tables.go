@@ -133,7 +133,8 @@ func jsonOrNil(m json.RawMessage) any {
 }
 
 // AuditLogsV2Table is audit_logs_v2: actor_id, action, object_type,
-// object_id, org_id, meta.
+// object_id, org_id, meta, and (read-only) the entry's before_json and
+// after_json values.
 func AuditLogsV2Table() *TableSpec {
 	return &TableSpec{
 		Name: "audit_logs_v2", Source: "audit_log", Key: []string{"id"},
@@ -148,6 +149,11 @@ func AuditLogsV2Table() *TableSpec {
 			{Name: "object_type", Type: fairbalance.TypeText, Nullable: true},
 			{Name: "object_id", Type: fairbalance.TypeText, Nullable: true},
 			{Name: "meta", Type: fairbalance.TypeJSON, Nullable: true},
+			// The values before and after the change, as audit_logs shows
+			// them: read-only here, so that a CSV export of this shape holds
+			// what the entry's detail shows.
+			{Name: "before_json", Source: "before_data", Type: fairbalance.TypeJSON, Nullable: true, ServerSet: true},
+			{Name: "after_json", Source: "after_data", Type: fairbalance.TypeJSON, Nullable: true, ServerSet: true},
 			{Name: "created_at", Type: fairbalance.TypeTimestamp, ServerSet: true},
 			{Name: "hash", Type: fairbalance.TypeText, ServerSet: true},
 			{Name: "client_reported", Type: fairbalance.TypeBoolean, ServerSet: true},
@@ -161,7 +167,8 @@ func AuditLogsV2Table() *TableSpec {
 				return &fairbalance.AuditEntry{Action: str(row, "action"), ObjectType: str(row, "object_type"), ObjectID: str(row, "object_id"), Meta: rawJSON(row, "meta")}
 			}, func(e *fairbalance.AuditEntry) map[string]any {
 				return map[string]any{"seq": e.ID, "org_id": e.OrgID, "actor_id": e.ActorID, "actor_email": e.ActorEmail, "action": e.Action,
-					"object_type": e.ObjectType, "object_id": e.ObjectID, "meta": jsonOrNil(e.Meta), "created_at": e.CreatedAt, "hash": e.Hash, "client_reported": e.ClientReported}
+					"object_type": e.ObjectType, "object_id": e.ObjectID, "meta": jsonOrNil(e.Meta), "before_data": jsonOrNil(e.Before), "after_data": jsonOrNil(e.After),
+					"created_at": e.CreatedAt, "hash": e.Hash, "client_reported": e.ClientReported}
 			})
 		},
 	}

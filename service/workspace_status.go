@@ -295,7 +295,8 @@ func nullTime(t time.Time) any {
 func day(t time.Time) string { return t.UTC().Format("2 January 2006") }
 
 // pilotStatus ticks the pilot checklist from the organisation's data. The
-// steps of capabilities not built yet are never done.
+// steps of capabilities not built yet are never done, and say so in their
+// detail ("Available when … is built").
 func (d *Registry) pilotStatus(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller) (any, error) {
 	org, err := tx.OrgByID(ctx, c.OrgID)
 	if err != nil {
@@ -351,8 +352,17 @@ func (d *Registry) pilotStatus(ctx context.Context, tx fairbalance.Tx, c fairbal
 	}
 	add("audit_verified", "Verify the audit trail", len(verified) > 0, detail)
 
-	add("first_product", "Add the first product", false, "Available when products are built")
-	add("first_asset", "Create the first asset", false, "Available when the content hub is built")
+	detail = "No product yet: add one with its safety information under Settings"
+	if f.Products > 0 {
+		detail = fmt.Sprintf("%d %s", f.Products, plural(f.Products, "product", "products"))
+	}
+	add("first_product", "Add the first product", f.Products > 0, detail)
+
+	detail = "No asset yet: compose or upload one in the Content Hub"
+	if f.Assets > 0 {
+		detail = fmt.Sprintf("%d %s", f.Assets, plural(f.Assets, "asset", "assets"))
+	}
+	add("first_asset", "Create the first asset", f.Assets > 0, detail)
 	add("first_review", "Submit the first review", false, "Available when the review workflow is built")
 	add("first_esign_approval", "Approve with an electronic signature", false, "Available when e-signatures are built")
 

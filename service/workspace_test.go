@@ -563,6 +563,34 @@ func TestVerifyAuditChainAndPilot(t *testing.T) {
 			if out["done_count"] != float64(6) || !done["members_invited"] || !done["admin_mfa"] || !done["security_reviewed"] || !done["audit_verified"] || done["first_asset"] {
 				t.Fatalf("pilot after the steps %v", out)
 			}
+			// The first product and the first asset tick from real rows.
+			details := func() map[string]string {
+				out := call(t, m, viewer, "pilot_status", nil)
+				d := map[string]string{}
+				for _, s := range out["steps"].([]any) {
+					st := s.(map[string]any)
+					d[st["key"].(string)] = st["detail"].(string)
+				}
+				return d
+			}
+			if d := details(); strings.HasPrefix(d["first_product"], "Available when") || strings.HasPrefix(d["first_asset"], "Available when") {
+				t.Fatalf("products and assets exist, yet their steps wait for them: %v", d)
+			}
+			product := mustInsert(t, m, admin, "products", map[string]any{"brand_name": "Zelvora"})
+			if done, out := steps(); !done["first_product"] || done["first_asset"] || out["done_count"] != float64(7) {
+				t.Fatalf("pilot after the first product %v", out)
+			}
+			if _, err := callErr(m, m.members["own"][fairbalance.RoleMarketer], "create_asset", map[string]any{"title": "Launch e-mail", "type": "email", "audience": "hcp",
+				"product_id": product["id"], "content_html": "<p>Hello</p>", "content_json": map[string]any{"type": "doc", "content": []any{}}}); err != nil {
+				t.Fatal(err)
+			}
+			if done, out := steps(); !done["first_product"] || !done["first_asset"] || out["done_count"] != float64(8) {
+				t.Fatalf("pilot after the first asset %v", out)
+			}
+			if d := details(); d["first_product"] != "1 product" || d["first_asset"] != "1 asset" {
+				t.Fatalf("details %v", d)
+			}
+
 			// The other organisation's checklist is its own.
 			other := call(t, m, m.members["other"][fairbalance.RoleViewer], "pilot_status", nil)
 			if other["done_count"] != float64(4) { // created, members, reviewers, settings (instance-wide)

@@ -102,5 +102,9 @@ func (q *querier) PilotFacts(ctx context.Context, orgID string) (*fairbalance.Pi
 	}
 	err = q.row(ctx, `SELECT COUNT(*), COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM mfa_factors m WHERE m.user_id = p.id AND m.status = 'verified') THEN 1 ELSE 0 END), 0)
 FROM profiles_v2 p WHERE p.org_id = ? AND p.role IN ('owner','admin') AND p.deactivated_at IS NULL`, orgID).Scan(&f.Admins, &f.AdminsWithMFA)
+	if err != nil {
+		return nil, translate(err)
+	}
+	err = q.row(ctx, `SELECT (SELECT COUNT(*) FROM products WHERE org_id = ?), (SELECT COUNT(*) FROM assets WHERE org_id = ?)`, orgID, orgID).Scan(&f.Products, &f.Assets)
 	return f, translate(err)
 }

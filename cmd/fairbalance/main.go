@@ -6,6 +6,7 @@
 //	fairbalance operator grant|revoke|list  mark accounts as instance operators
 //	fairbalance keys [--json]             print the API keys and the audit checkpoint public key
 //	fairbalance gen types                 print the data API's TypeScript types
+//	fairbalance gen audit-actions         print the server's audit actions for the web app
 //	fairbalance audit verify [--org ID]   verify the audit trail's hash chains against their signed checkpoints
 //	fairbalance version                   print the version
 package main
@@ -43,6 +44,7 @@ Usage:
   fairbalance operator list                 list the instance operators
   fairbalance keys [--json]                 print the API keys (anon, service_role) and the audit checkpoint public key
   fairbalance gen types [--out FILE]        print the TypeScript Database type of the data API
+  fairbalance gen audit-actions [--out FILE]  print every audit action the server records (TypeScript)
   fairbalance audit verify [--org ID]       verify the audit trail's hash chains and checkpoints
   fairbalance version                       print the version
 

@@ -230,8 +230,11 @@ perBackend((ctx) => {
     assert.equal(byKey.audit_verified.done, true);
     assert.equal(byKey.reviewers_joined.done, false);
     assert.match(byKey.reviewers_joined.detail, /medical reviewer/);
+    // Products and assets exist: their steps wait for real rows, not for a release.
     assert.equal(byKey.first_asset.done, false);
-    assert.match(byKey.first_asset.detail, /^Available when/);
+    assert.match(byKey.first_asset.detail, /^No asset yet/);
+    assert.equal(byKey.first_review.done, false);
+    assert.match(byKey.first_review.detail, /^Available when/);
     assert.equal(pilot.done_count, pilot.steps.filter((s) => s.done).length);
 
     const { data: diag } = await v.client.rpc('diagnostics');

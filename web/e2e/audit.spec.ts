@@ -67,7 +67,8 @@ async function busyWorkspace(arrange: Arrange, server: Server) {
 async function actions(page: Page): Promise<string[]> {
   const table = page.getByRole("table", { name: "Audit entries, newest first" });
   await expect(table).toBeVisible();
-  return table.locator("tbody tr td:nth-child(4)").allInnerTexts();
+  // The cell words the action; the action's name is its data-action.
+  return table.locator("tbody tr td:nth-child(4)").evaluateAll((cells) => cells.map((c) => c.getAttribute("data-action") ?? ""));
 }
 
 /** The ids of the rows on screen, top to bottom. */
@@ -211,7 +212,7 @@ test.describe("Audit Log", () => {
     expect(download.suggestedFilename()).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.csv$/);
     const text = await readFile(await download.path(), "utf8");
     const lines = text.trim().split(/\r?\n/);
-    expect(lines[0]).toBe("id,created_at,actor_id,actor_email,action,object_type,object_id,org_id,meta,hash");
+    expect(lines[0]).toBe("id,created_at,actor_id,actor_email,action,object_type,object_id,org_id,meta,before,after,hash");
     expect(lines).toHaveLength(61);
     const records = lines.slice(1).map((l) => l.split(","));
     expect(records.every((r) => r[4] === "csv_seeded" && r[5] === "report" && r[3] === admin.email)).toBe(true);

@@ -300,7 +300,10 @@ test("the pilot checklist is ticked from real data", async ({ page, arrange, ser
   await expect(step("org_created")).toContainText("Done");
   await expect(step("audit_verified")).toHaveAttribute("data-done", "false");
   await expect(step("members_invited").getByRole("link", { name: "Invite people" })).toHaveAttribute("href", "/users");
-  await expect(step("first_asset")).toContainText("Coming later");
+  // Products and assets exist: their steps link to where they are made; the
+  // review steps wait for the review workflow.
+  await expect(step("first_asset").getByRole("link", { name: "Create an asset in the Content Hub" })).toHaveAttribute("href", "/content-hub");
+  await expect(step("first_review")).toContainText("Coming later");
   await expect(page.getByRole("progressbar", { name: "Pilot checklist progress" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Operator runbook" })).toHaveAttribute("href", "/pilot-runbook");
   const before = await page.getByTestId("pilot-progress").innerText();

@@ -241,6 +241,8 @@ export type Database = {
           object_type: string | null
           object_id: string | null
           meta: Json | null
+          before_json: Json | null
+          after_json: Json | null
           created_at: string
           hash: string
           client_reported: boolean
@@ -254,6 +256,8 @@ export type Database = {
           object_type?: string | null
           object_id?: string | null
           meta?: Json | null
+          before_json?: Json | null
+          after_json?: Json | null
           created_at?: string
           hash?: string
           client_reported?: boolean
@@ -267,6 +271,8 @@ export type Database = {
           object_type?: string | null
           object_id?: string | null
           meta?: Json | null
+          before_json?: Json | null
+          after_json?: Json | null
           created_at?: string
           hash?: string
           client_reported?: boolean

@@ -4,7 +4,8 @@ import { errorMessage } from "./errors";
 import { isDemoRecord, previewRequested } from "./modes";
 import { passwordProblem, PASSWORD_RULES } from "./password";
 import { GC_TIME_MS, shouldRetry, STALE_TIME_MS } from "./query-client";
-import { initials, roleBadgeVariant, roleLabel } from "./roles";
+import { initials } from "./person";
+import { roleBadgeVariant, roleLabel } from "./roles";
 
 describe("query defaults", () => {
   it("are stale after 5 minutes, kept 10, retried twice but never on 4xx", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextPilotStep, parsePilotStatus, pilotProgress, pilotStepLink, pilotStepUnavailable } from "./pilot-status";
+import { nextPilotStep, parsePilotStatus, pilotProgress, pilotStepDoneBy, pilotStepLink, pilotStepUnavailable } from "./pilot-status";
 
 const answer = {
   steps: [
@@ -59,8 +59,25 @@ describe("next step", () => {
   });
 
   it("links each known step to the screen where it is done", () => {
-    expect(pilotStepLink("members_invited")?.to).toBe("/users");
-    expect(pilotStepLink("audit_verified")?.to).toBe("/audit-log");
-    expect(pilotStepLink("unknown")).toBeUndefined();
+    expect(pilotStepLink("members_invited", "admin")?.to).toBe("/users");
+    expect(pilotStepLink("audit_verified", "admin")?.to).toBe("/audit-log");
+    expect(pilotStepLink("unknown", "admin")).toBeUndefined();
+    expect(pilotStepLink("first_product", "owner")?.to).toBe("/settings");
+    expect(pilotStepLink("first_asset", "admin")?.to).toBe("/content-hub");
+  });
+
+  it("links a step only for those whose role can do it", () => {
+    for (const key of ["org_created", "members_invited", "reviewers_joined", "admin_mfa", "security_reviewed", "first_product"]) {
+      expect(pilotStepLink(key, "marketer")).toBeUndefined();
+      expect(pilotStepLink(key, "viewer")).toBeUndefined();
+      expect(pilotStepLink(key, "reviewer_medical")).toBeUndefined();
+    }
+    expect(pilotStepLink("first_asset", "marketer")?.to).toBe("/content-hub");
+    expect(pilotStepLink("first_asset", "reviewer_legal")).toBeUndefined();
+    expect(pilotStepLink("first_asset", "viewer")).toBeUndefined();
+    expect(pilotStepLink("audit_verified", "viewer")?.to).toBe("/audit-log");
+    // Before the role is known there is no button to take back.
+    expect(pilotStepLink("audit_verified", undefined)).toBeUndefined();
+    expect(pilotStepDoneBy("members_invited")).toBe("Done by an administrator");
   });
 });

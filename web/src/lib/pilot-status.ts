@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useAuth } from "./auth";
+import { canWriteContent, canWriteProducts } from "./content-types";
 import { unwrap } from "./data";
+import { isAdminRole } from "./roles";
 import { getSupabase } from "./supabase";
 
 // The pilot checklist as the server ticks it (rpc pilot_status), shared by
@@ -75,22 +77,43 @@ export interface PilotStepLink {
   label: string;
 }
 
-const STEP_LINKS: Record<string, PilotStepLink> = {
-  org_created: { to: "/settings", label: "Organization settings" },
-  members_invited: { to: "/users", label: "Invite people" },
-  reviewers_joined: { to: "/users", label: "Invite reviewers" },
-  admin_mfa: { to: "/security", label: "Set up two-factor authentication" },
-  security_reviewed: { to: "/settings", label: "Review security settings" },
-  audit_verified: { to: "/audit-log", label: "Verify in the Audit Log" },
-  first_product: { to: "/settings", label: "Open Settings" },
-  first_asset: { to: "/content-hub", label: "Open the Content Hub" },
-  first_review: { to: "/review", label: "Open the Review Center" },
-  first_esign_approval: { to: "/review", label: "Open the Review Center" },
+type Role = string | null | undefined;
+
+const isReviewer = (role: Role) => role === "reviewer_medical" || role === "reviewer_legal" || role === "reviewer_regulatory";
+
+/**
+ * Each step's screen, who may do the step there (product.md §2), and how
+ * the checklist names them to everyone else.
+ */
+const STEP_ACTIONS: Record<string, PilotStepLink & { may: (role: Role) => boolean; by: string }> = {
+  org_created: { to: "/settings", label: "Organization settings", may: isAdminRole, by: "an administrator" },
+  members_invited: { to: "/users", label: "Invite people", may: isAdminRole, by: "an administrator" },
+  reviewers_joined: { to: "/users", label: "Invite reviewers", may: isAdminRole, by: "an administrator" },
+  admin_mfa: { to: "/security", label: "Set up two-factor authentication", may: isAdminRole, by: "each administrator" },
+  security_reviewed: { to: "/settings", label: "Review security settings", may: isAdminRole, by: "an administrator" },
+  audit_verified: { to: "/audit-log", label: "Verify in the Audit Log", may: () => true, by: "any member" },
+  first_product: { to: "/settings", label: "Add a product in Settings", may: canWriteProducts, by: "an administrator" },
+  first_asset: { to: "/content-hub", label: "Create an asset in the Content Hub", may: canWriteContent, by: "a marketer or an administrator" },
+  first_review: { to: "/review", label: "Open the Review Center", may: canWriteContent, by: "a marketer or an administrator" },
+  first_esign_approval: { to: "/review", label: "Open the Review Center", may: isReviewer, by: "a reviewer" },
 };
 
-/** The screen where a step is done; undefined for a step this client does not know. */
-export function pilotStepLink(key: string): PilotStepLink | undefined {
-  return STEP_LINKS[key];
+/**
+ * The screen where a member with `role` does a step; undefined when their
+ * role cannot do it (the server would refuse them) or the client does not
+ * know the step. Without a role (still loading) there is none, so no
+ * button shows that then disappears.
+ */
+export function pilotStepLink(key: string, role: Role): PilotStepLink | undefined {
+  const action = STEP_ACTIONS[key];
+  if (!action || !role || !action.may(role)) return undefined;
+  return { to: action.to, label: action.label };
+}
+
+/** Who does a step, for those who cannot: "Done by an administrator". */
+export function pilotStepDoneBy(key: string): string | undefined {
+  const action = STEP_ACTIONS[key];
+  return action ? `Done by ${action.by}` : undefined;
 }
 
 export const PILOT_STATUS_QUERY_KEY = "pilot-status";

@@ -44,14 +44,3 @@ export function roleBadgeVariant(role: string | null | undefined): NonNullable<B
 export function isAdminRole(role: string | null | undefined): boolean {
   return role === "admin" || role === "owner";
 }
-
-/**
- * Up to two initials of a display name ("Ada Lovelace" → "AL"), or of the
- * e-mail's local part when there is no name.
- */
-export function initials(name: string | null | undefined, email?: string | null): string {
-  const source = [(name ?? "").trim(), (email ?? "").split("@")[0] ?? ""].find((s) => s !== "") ?? "";
-  const words = source.split(/[\s._-]+/).filter(Boolean);
-  const letters = words.length >= 2 ? [words[0]?.[0], words[1]?.[0]] : [words[0]?.[0], words[0]?.[1]];
-  return letters.filter(Boolean).join("").toUpperCase().slice(0, 2) || "?";
-}

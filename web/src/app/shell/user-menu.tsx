@@ -1,6 +1,5 @@
 import { LogOut, Settings, UserRound } from "lucide-react";
 import { useNavigate } from "react-router";
-import { Avatar, AvatarFallback, AvatarImage } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import {
   DropdownMenu,
@@ -12,7 +11,8 @@ import {
 } from "@/components/ui/dropdown-menu";
 import { useProfile } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
-import { initials, roleBadgeVariant, roleLabel } from "@/lib/roles";
+import { MemberAvatar } from "@/components/ui/member-avatar";
+import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 
 /** Avatar button with the member's name, e-mail and role, and Profile / Settings / Sign out. */
 export function UserMenu() {
@@ -30,10 +30,7 @@ export function UserMenu() {
         className="inline-flex items-center gap-2 rounded-full p-0.5 hover:bg-accent focus-visible:outline-2"
         aria-label={`Account menu for ${name}`}
       >
-        <Avatar className="size-8">
-          {profile?.avatar_url ? <AvatarImage src={profile.avatar_url} alt="" /> : null}
-          <AvatarFallback>{initials(profile?.full_name, email)}</AvatarFallback>
-        </Avatar>
+        <MemberAvatar name={profile?.full_name} email={email} src={profile?.avatar_url} className="size-8" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="grid gap-1 py-2">

@@ -1,11 +1,13 @@
-import { initials } from "@/lib/roles";
+import { initials } from "@/lib/person";
 import { cn } from "@/lib/utils";
 import { Avatar, AvatarFallback, AvatarImage } from "./avatar";
 
 /**
- * A member's picture, or their initials (up to two letters of the name, or
- * of the e-mail's local part) while there is none or it cannot load.
- * Decorative: the name is always written next to it.
+ * A member's picture, or their initials while there is none or it cannot
+ * load. The initials come from the member's full name and e-mail (see
+ * lib/person initials), never from a name already shortened for display,
+ * so a person has the same initials on every screen. Decorative: the name
+ * is always written next to it.
  */
 export function MemberAvatar({
   name,

@@ -4,6 +4,10 @@ import { unwrap } from "@/lib/data";
 import type { Json, Row } from "@/lib/db-types";
 import { RECENT_DEFAULT } from "@/lib/logger";
 import { getSupabase } from "@/lib/supabase";
+import type { ClientAuditAction, SubjectRef, Subjects, SubjectTable } from "./sentences";
+
+export * from "./sentences";
+export { SERVER_AUDIT_ACTIONS, type ServerAuditAction } from "./server-actions";
 
 /**
  * The organisation's audit trail (audit_logs_v2, append-only and
@@ -15,14 +19,23 @@ import { getSupabase } from "@/lib/supabase";
 /** One entry of the trail. */
 export type AuditEntry = Row<"audit_logs_v2">;
 
-/** The columns the CSV export holds, in its order. */
-export const EXPORT_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, hash";
+/**
+ * The columns the CSV export holds, in its order: the entry, what it
+ * recorded before and after the change (as the detail shows them), and its
+ * hash.
+ */
+export const EXPORT_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, before:before_json, after:after_json, hash";
+
+/** The CSV export's header row: the columns' names, aliases where given. */
+export const EXPORT_HEADER = EXPORT_COLUMNS.split(",")
+  .map((c) => c.trim().split(":")[0])
+  .join(",");
 
 /** The columns the table and the detail read (everything audit_logs_v2 has). */
-export const ENTRY_COLUMNS = `${EXPORT_COLUMNS}, client_reported` as const;
+export const ENTRY_COLUMNS = "id, created_at, actor_id, actor_email, action, object_type, object_id, org_id, meta, before_json, after_json, hash, client_reported";
 
-/** The columns the Command Center's activity reads. */
-const ACTIVITY_COLUMNS = "id, actor_id, actor_email, action, object_type, object_id, meta, created_at";
+/** The columns the Command Center's activity reads: enough to word each entry. */
+const ACTIVITY_COLUMNS = "id, actor_id, actor_email, action, object_type, object_id, meta, before_json, after_json, created_at";
 
 /** One PostgREST filter: column, operator, value. */
 export type QueryFilter = readonly [column: string, operator: string, value: string];
@@ -39,6 +52,7 @@ export const auditKeys = {
   count: (filterKey: string) => [...auditKeys.counts(), filterKey] as const,
   entry: (id: number | null) => [...auditKeys.all, "entry", id] as const,
   lastVerification: () => [...auditKeys.all, "last-verification"] as const,
+  subjects: (refs: string) => [...auditKeys.all, "subjects", refs] as const,
   seal: () => [...auditKeys.all, "seal"] as const,
 };
 
@@ -134,7 +148,7 @@ export async function fetchAuditCount(filters: ResolvedFilters, signal?: AbortSi
   return result.count ?? 0;
 }
 
-/** An entry with the before/after rows the older audit_logs shape exposes. */
+/** An entry with its before and after values. */
 export interface AuditEntryDetail {
   entry: AuditEntry;
   before: Json | null;
@@ -144,15 +158,10 @@ export interface AuditEntryDetail {
 /** One entry by id, with its before and after values; null when not visible. */
 export async function fetchEntryDetail(id: number): Promise<AuditEntryDetail | null> {
   const sb = await getSupabase();
-  const [entry, change] = await Promise.all([
-    sb.from("audit_logs_v2").select(ENTRY_COLUMNS).eq("id", id).maybeSingle(),
-    sb.from("audit_logs").select("before_json, after_json").eq("id", id).maybeSingle(),
-  ]);
   // maybeSingle: null when the entry is not visible to the caller.
-  const row = unwrap<AuditEntry | null>(entry);
+  const row = unwrap<AuditEntry | null>(await sb.from("audit_logs_v2").select(ENTRY_COLUMNS).eq("id", id).maybeSingle());
   if (!row) return null;
-  const values = unwrap<{ before_json: Json | null; after_json: Json | null } | null>(change);
-  return { entry: row, before: values?.before_json ?? null, after: values?.after_json ?? null };
+  return { entry: row, before: row.before_json, after: row.after_json };
 }
 
 /** An entry by id (entries never change, so it is cached for good). */
@@ -172,7 +181,7 @@ export function auditEntryQuery(id: number | null) {
 export async function exportAuditCsv(filters: ResolvedFilters): Promise<Blob> {
   if (filters === null) {
     // An empty period: still a file, with the header only.
-    return new Blob([`${EXPORT_COLUMNS.replaceAll(" ", "")}\r\n`], { type: "text/csv;charset=utf-8" });
+    return new Blob([`${EXPORT_HEADER}\r\n`], { type: "text/csv;charset=utf-8" });
   }
   const sb = await getSupabase();
   let q = sb.from("audit_logs_v2").select(EXPORT_COLUMNS);
@@ -319,7 +328,8 @@ export async function fetchLastVerification(): Promise<ChainVerification | null>
 
 /** An entry a client writes into the trail (the server takes the actor and organisation from the token). */
 export interface AuditInsert {
-  action: string;
+  /** One of the app's own actions: each has a sentence (see sentences.ts). */
+  action: ClientAuditAction;
   object_type?: string | null;
   object_id?: string | null;
   meta: Record<string, Json>;
@@ -346,4 +356,39 @@ export async function logAudit(userId: string, orgId: string | null, entry: Audi
 /** Refreshes every screen that shows the trail. */
 export async function invalidateAudit(queryClient: QueryClient): Promise<void> {
   await queryClient.invalidateQueries({ queryKey: auditKeys.all });
+}
+
+/** Reads the names of the subjects that entries' sentences name by id (see subjectRefs); rows not visible are left out. */
+export async function fetchSubjects(refs: readonly SubjectRef[]): Promise<Subjects> {
+  const sb = await getSupabase();
+  const ids = (table: SubjectTable) => refs.filter((r) => r.table === table).map((r) => r.id);
+  const named = (rows: { id: string; name: string | null }[]) => new Map(rows.filter((r) => r.name).map((r) => [r.id, r.name ?? ""] as const));
+  const [assets, references, claims] = await Promise.all([
+    ids("assets").length ? sb.from("assets").select("id, job_code, title").in("id", ids("assets")) : null,
+    ids("references").length ? sb.from("references").select("id, title").in("id", ids("references")) : null,
+    ids("claims").length ? sb.from("claims").select("id, text").in("id", ids("claims")) : null,
+  ]);
+  const out: Subjects = {};
+  if (assets) out.assets = named(unwrap(assets).map((r) => ({ id: r.id, name: r.job_code || r.title })));
+  if (references) out.references = named(unwrap(references).map((r) => ({ id: r.id, name: r.title })));
+  if (claims) out.claims = named(unwrap(claims).map((r) => ({ id: r.id, name: r.text })));
+  return out;
+}
+
+/**
+ * The subjects these entries' sentences name by id, looked up once per
+ * set of ids. Sentences read fine without them ("added version 2 to an
+ * asset") while they load or when a row is gone.
+ */
+export function auditSubjectsQuery(refs: readonly SubjectRef[]) {
+  const key = refs
+    .map((r) => `${r.table}:${r.id}`)
+    .sort()
+    .join(",");
+  return queryOptions({
+    queryKey: auditKeys.subjects(key),
+    enabled: refs.length > 0,
+    staleTime: 60_000,
+    queryFn: () => fetchSubjects(refs),
+  });
 }

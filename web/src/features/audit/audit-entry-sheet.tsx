@@ -7,8 +7,9 @@ import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/errors";
 import { cn } from "@/lib/utils";
-import { auditEntryQuery } from "@/entities/audit";
+import { auditEntryQuery, auditSentence, auditSubjectsQuery, subjectRefs } from "@/entities/audit";
 import type { AuditEntry, AuditMember } from "./api";
+import { actorLabel } from "./actors";
 import { cellText, diffRows } from "./diff";
 import { actionVariant } from "./filters";
 import { formatLocalDateTime, formatUtc } from "@/lib/format-time";
@@ -34,6 +35,8 @@ export function AuditEntrySheet({
   const open = entryId !== null;
   const detail = useQuery(auditEntryQuery(entryId));
   const entry = detail.data?.entry ?? initial;
+  const subjects = useQuery(auditSubjectsQuery(entry ? subjectRefs([entry]) : []));
+  const sentence = entry ? auditSentence(actorLabel(entry, members).name, entry, subjects.data) : "";
 
   return (
     <Sheet
@@ -46,7 +49,7 @@ export function AuditEntrySheet({
         <div className="grid gap-1 border-b px-5 py-4 pr-12 sm:px-6">
           <SheetTitle className="text-lg leading-7 font-semibold">{entryId !== null ? `Audit entry #${entryId}` : "Audit entry"}</SheetTitle>
           <SheetDescription className="text-sm text-muted-foreground">
-            {entry ? `${entry.action} · ${formatLocalDateTime(entry.created_at)}` : "Loading the entry…"}
+            {entry ? `${sentence} · ${formatLocalDateTime(entry.created_at)}` : "Loading the entry…"}
           </SheetDescription>
         </div>
 
@@ -72,8 +75,11 @@ export function AuditEntrySheet({
                 Entry
               </h3>
               <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]">
+                <Row term="What happened">
+                  <span data-testid="entry-sentence">{sentence}</span>
+                </Row>
                 <Row term="Action">
-                  <Badge variant={actionVariant(entry.action)} className="font-mono">
+                  <Badge variant={actionVariant(entry.action)} className="max-w-full font-mono break-all">
                     {entry.action}
                   </Badge>
                 </Row>

@@ -12,7 +12,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { errorMessage } from "@/lib/errors";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { auditKeys } from "@/entities/audit";
+import { auditKeys, auditSubjectsQuery, subjectRefs } from "@/entities/audit";
 import { membersQuery } from "@/entities/members";
 import { useProfile } from "@/entities/profile";
 import { type AuditEntry, type AuditMember, exportCsv, fetchCount, fetchPage, newerCursor, resolveFilters } from "./api";
@@ -104,6 +104,7 @@ export function AuditLogPage() {
   });
 
   const entries = useMemo(() => page.data?.entries ?? [], [page.data]);
+  const subjects = useQuery(auditSubjectsQuery(subjectRefs(entries)));
   const newActions = entries.some((e) => !seenActions.has(e.action));
   if (newActions) {
     setSeenActions(new Set([...seenActions, ...entries.map((e) => e.action)]));
@@ -295,9 +296,9 @@ export function AuditLogPage() {
             )}
           </div>
         ) : wide ? (
-          <AuditTable entries={entries} members={memberMap} onOpen={openEntry} />
+          <AuditTable entries={entries} members={memberMap} subjects={subjects.data} onOpen={openEntry} />
         ) : (
-          <AuditList entries={entries} members={memberMap} onOpen={openEntry} />
+          <AuditList entries={entries} members={memberMap} subjects={subjects.data} onOpen={openEntry} />
         )}
 
         {entries.length > 0 || before !== null ? (

@@ -1,16 +1,47 @@
 import { ChevronRight } from "lucide-react";
-import { Badge } from "@/components/ui/badge";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { actionSummary, auditSentence, type Subjects } from "@/entities/audit";
 import type { AuditEntry, AuditMember } from "./api";
 import { ActorName } from "./actor";
+import { actorLabel } from "./actors";
 import { actionVariant, metaSummary, shortId } from "./filters";
 import { formatLocalDateTime, formatUtc, localDateAndTime } from "@/lib/format-time";
+import { cn } from "@/lib/utils";
 
 interface ListProps {
   entries: AuditEntry[];
   members: Map<string, AuditMember>;
+  /** The names of what the entries are about that they did not record (see useAuditSubjects). */
+  subjects?: Subjects;
   onOpen: (entry: AuditEntry) => void;
+}
+
+const DOT: Record<ReturnType<typeof actionVariant>, string> = {
+  red: "bg-red-500",
+  green: "bg-green-600",
+  blue: "bg-blue-500",
+  amber: "bg-amber-500",
+  gray: "bg-muted-foreground/50",
+};
+
+/**
+ * What happened, in words, over the action's name as the trail records it
+ * (which the action filter matches), with a dot in the action's colour.
+ */
+function ActionText({ entry, subjects }: { entry: AuditEntry; subjects: Subjects | undefined }) {
+  const text = actionSummary(entry, subjects);
+  return (
+    <span className="grid max-w-full min-w-0 grid-cols-[auto_minmax(0,1fr)] items-baseline gap-x-2">
+      <span aria-hidden="true" className={cn("size-2 translate-y-[-1px] rounded-full", DOT[actionVariant(entry.action)])} />
+      <span className="line-clamp-2 text-sm leading-5 font-medium break-words text-foreground" title={text} data-testid="entry-sentence">
+        {text}
+      </span>
+      <span className="col-start-2 truncate font-mono text-xs text-muted-foreground" title={entry.action}>
+        {entry.action}
+      </span>
+    </span>
+  );
 }
 
 /** Local time; the UTC time on hover. */
@@ -51,16 +82,16 @@ function ObjectCell({ entry }: { entry: AuditEntry }) {
  * The entries as a dense table (wide screens). A row opens the entry's
  * detail on click; the row's last cell holds the keyboard-reachable button.
  */
-export function AuditTable({ entries, members, onOpen }: ListProps) {
+export function AuditTable({ entries, members, subjects, onOpen }: ListProps) {
   return (
     <Table className="table-fixed" aria-label="Audit entries, newest first">
       <colgroup>
         <col className="w-16" />
         <col className="w-32" />
-        <col className="w-60" />
-        <col className="w-52" />
-        <col className="w-36" />
+        <col className="w-56" />
         <col />
+        <col className="w-36" />
+        <col className="w-52" />
         <col className="w-12" />
       </colgroup>
       <TableHeader>
@@ -68,7 +99,7 @@ export function AuditTable({ entries, members, onOpen }: ListProps) {
           <TableHead scope="col">#</TableHead>
           <TableHead scope="col">Time</TableHead>
           <TableHead scope="col">Actor</TableHead>
-          <TableHead scope="col">Action</TableHead>
+          <TableHead scope="col">What happened</TableHead>
           <TableHead scope="col">Object</TableHead>
           <TableHead scope="col">Details</TableHead>
           <TableHead scope="col">
@@ -95,10 +126,8 @@ export function AuditTable({ entries, members, onOpen }: ListProps) {
               <TableCell>
                 <ActorName entry={e} members={members} />
               </TableCell>
-              <TableCell>
-                <Badge variant={actionVariant(e.action)} className="max-w-full font-mono" title={e.action}>
-                  <span className="truncate">{e.action}</span>
-                </Badge>
+              <TableCell data-action={e.action}>
+                <ActionText entry={e} subjects={subjects} />
               </TableCell>
               <TableCell>
                 <ObjectCell entry={e} />
@@ -132,25 +161,24 @@ export function AuditTable({ entries, members, onOpen }: ListProps) {
  * (what, who, when) from the small breakpoint. Each item is a button that
  * opens the detail.
  */
-export function AuditList({ entries, members, onOpen }: ListProps) {
+export function AuditList({ entries, members, subjects, onOpen }: ListProps) {
   return (
     <ul aria-label="Audit entries, newest first" className="divide-y">
       {entries.map((e) => {
         const summary = metaSummary(e.meta, 70);
+        const sentence = auditSentence(actorLabel(e, members).name, e, subjects);
         return (
-          <li key={e.id} data-entry-id={e.id}>
+          <li key={e.id} data-entry-id={e.id} data-action={e.action}>
             <button
               type="button"
               className="grid w-full gap-1.5 px-4 py-3 text-left text-sm hover:bg-muted/50 focus-visible:bg-muted/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset sm:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_auto] sm:items-start sm:gap-x-6 sm:px-5"
-              aria-label={`Entry #${e.id}: ${e.action}`}
+              aria-label={`Entry #${e.id}: ${sentence}`}
               onClick={() => {
                 onOpen(e);
               }}
             >
               <span className="grid min-w-0 justify-items-start gap-1">
-                <Badge variant={actionVariant(e.action)} className="max-w-full font-mono">
-                  <span className="truncate">{e.action}</span>
-                </Badge>
+                <ActionText entry={e} subjects={subjects} />
                 {e.object_type ? (
                   <span className="max-w-full truncate text-xs text-muted-foreground">
                     {e.object_type}

@@ -171,9 +171,14 @@ export function ContentPage() {
     () => (products.data ?? []).map((p) => ({ value: p.id, label: p.active ? p.brand_name : `${p.brand_name} (inactive)` })),
     [products.data],
   );
+  // Only authors own content (owners, admins, marketers: product.md §2);
+  // a member chosen in the URL stays listed so the filter shows what it is.
   const ownerOptions = useMemo(
-    () => (members.data ?? []).map((m) => ({ value: m.id, label: m.full_name || m.email })),
-    [members.data],
+    () =>
+      (members.data ?? [])
+        .filter((m) => canWriteContent(m.role) || m.id === filters.owner)
+        .map((m) => ({ value: m.id, label: m.full_name || m.email })),
+    [members.data, filters.owner],
   );
   const marketOptions = useMemo(() => {
     const set = new Set(COMMON_MARKETS);

@@ -1,24 +1,27 @@
+import { useQuery } from "@tanstack/react-query";
 import { ArrowRight, CheckCircle2, ClipboardList, FileStack, History, MailPlus, Users } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
-import { Avatar, AvatarFallback } from "@/components/ui/avatar";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
+import { MemberAvatar } from "@/components/ui/member-avatar";
 import { PageHeader } from "@/components/ui/page-header";
 import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
+import { auditSubjectsQuery, describeAction, subjectRefs } from "@/entities/audit";
 import { useProfile } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { nextPilotStep, pilotProgress, pilotStepLink, usePilotStatus } from "@/lib/pilot-status";
-import { initials, isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
+import { greeting, greetingName } from "@/lib/person";
+import { isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
-import { actorName, describeAction, firstName, greeting, relativeTime } from "./activity";
+import { actorName, relativeTime } from "./activity";
 import type { Member } from "@/entities/members";
 import { useMembers, useOrg, usePendingInvites, useRecentActivity } from "./api";
 
@@ -44,7 +47,7 @@ export function HomePage() {
   const activity = useRecentActivity(orgId);
   const pilot = usePilotStatus(Boolean(orgId));
 
-  const name = firstName(profile.data?.full_name, user?.email);
+  const name = greetingName(profile.data?.full_name, user?.email);
   const title = name ? `${greeting()}, ${name}` : greeting();
 
   return (
@@ -82,7 +85,7 @@ export function HomePage() {
 
       <div className="grid items-start gap-6 lg:grid-cols-3">
         <div className="grid min-w-0 gap-6 lg:col-span-2">
-          <PilotCard pilot={pilot} />
+          <PilotCard pilot={pilot} role={profile.data?.role} />
           <PipelineCard />
           <ActivityCard activity={activity} members={members.data} />
         </div>
@@ -129,11 +132,11 @@ function SectionHeader({ title, description, to, linkLabel }: { title: string; d
   );
 }
 
-function PilotCard({ pilot }: { pilot: ReturnType<typeof usePilotStatus> }) {
+function PilotCard({ pilot, role }: { pilot: ReturnType<typeof usePilotStatus>; role: string | null | undefined }) {
   const status = pilot.data;
   const next = status ? nextPilotStep(status) : undefined;
   const progress = status ? pilotProgress(status) : 0;
-  const link = next ? pilotStepLink(next.key) : undefined;
+  const link = next ? pilotStepLink(next.key, role) : undefined;
   return (
     <Card>
       <SectionHeader title="Pilot checklist" description="The steps to run your pilot, ticked from what your workspace has done." to="/pilot-checklist" linkLabel="View checklist" />
@@ -215,7 +218,9 @@ function PipelineCard() {
 }
 
 function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRecentActivity>; members: Member[] | undefined }) {
+  const byId = new Map((members ?? []).map((m) => [m.id, m]));
   const names = new Map((members ?? []).map((m) => [m.id, m.full_name || m.email]));
+  const subjects = useQuery(auditSubjectsQuery(subjectRefs(activity.data ?? [])));
   const now = new Date();
   return (
     <Card>
@@ -243,14 +248,18 @@ function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRe
           <ol className="grid gap-4" aria-label="Recent activity" data-testid="recent-activity">
             {activity.data.map((entry) => {
               const who = actorName(entry, names);
+              const member = entry.actor_id ? byId.get(entry.actor_id) : undefined;
               return (
-                <li key={entry.id} className="flex items-start gap-3">
-                  <Avatar className="mt-0.5">
-                    <AvatarFallback>{initials(who, entry.actor_email)}</AvatarFallback>
-                  </Avatar>
+                <li key={entry.id} className="flex items-start gap-3" data-action={entry.action}>
+                  <MemberAvatar
+                    name={member ? member.full_name : entry.actor_email ? null : who}
+                    email={member ? member.email : entry.actor_email}
+                    src={member?.avatar_url}
+                    className="mt-0.5 size-8"
+                  />
                   <div className="grid min-w-0 gap-0.5">
                     <p className="text-sm leading-6 break-words">
-                      <span className="font-medium">{who}</span> {describeAction(entry)}
+                      <span className="font-medium">{who}</span> {describeAction(entry, subjects.data)}
                     </p>
                     <time dateTime={entry.created_at} title={new Date(entry.created_at).toLocaleString()} className="text-xs text-muted-foreground">
                       {relativeTime(entry.created_at, now)}
@@ -292,9 +301,7 @@ function TeamCard({ members }: { members: ReturnType<typeof useMembers> }) {
           <ul className="grid gap-3" aria-label="Members" data-testid="team-members">
             {shown.map((m) => (
               <li key={m.id} className="flex items-center gap-3">
-                <Avatar>
-                  <AvatarFallback>{initials(m.full_name, m.email)}</AvatarFallback>
-                </Avatar>
+                <MemberAvatar name={m.full_name} email={m.email} src={m.avatar_url} className="size-8" />
                 <div className="grid min-w-0 flex-1">
                   <span className="truncate text-sm font-medium">{m.full_name || m.email}</span>
                   <span className="truncate text-xs text-muted-foreground">{m.email}</span>

@@ -11,14 +11,15 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Spinner } from "@/components/ui/spinner";
 import { useProfile } from "@/entities/profile";
 import { errorMessage } from "@/lib/errors";
-import { nextPilotStep, pilotProgress, pilotStepLink, pilotStepUnavailable, usePilotStatus, type PilotStep } from "@/lib/pilot-status";
+import { nextPilotStep, pilotProgress, pilotStepDoneBy, pilotStepLink, pilotStepUnavailable, usePilotStatus, type PilotStep } from "@/lib/pilot-status";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
 
 /**
  * The pilot checklist (/pilot-checklist): every step ticked by the server
  * from the organization's real data (rpc pilot_status), with what it found,
- * the step's status and a link to where it is done.
+ * the step's status and — for those whose role can do it — a link to where
+ * it is done; everyone else reads who does it.
  */
 export function PilotChecklistPage() {
   useDocumentTitle("Pilot checklist");
@@ -102,7 +103,7 @@ export function PilotChecklistPage() {
           ) : (
             <ol className="divide-y" aria-label="Pilot steps" data-testid="pilot-steps">
               {status.steps.map((step, i) => (
-                <StepItem key={step.key} step={step} n={i + 1} isNext={step.key === next?.key} />
+                <StepItem key={step.key} step={step} n={i + 1} isNext={step.key === next?.key} role={profile.data?.role} />
               ))}
             </ol>
           )}
@@ -112,9 +113,10 @@ export function PilotChecklistPage() {
   );
 }
 
-function StepItem({ step, n, isNext }: { step: PilotStep; n: number; isNext: boolean }) {
+function StepItem({ step, n, isNext, role }: { step: PilotStep; n: number; isNext: boolean; role: string | null | undefined }) {
   const unavailable = pilotStepUnavailable(step);
-  const link = pilotStepLink(step.key);
+  const link = pilotStepLink(step.key, role);
+  const doneBy = !link && !unavailable && !step.done && role ? pilotStepDoneBy(step.key) : undefined;
   const Icon = step.done ? CheckCircle2 : unavailable ? CircleDashed : Circle;
   const state = step.done ? "Done" : unavailable ? "Coming later" : "To do";
   return (
@@ -145,6 +147,10 @@ function StepItem({ step, n, isNext }: { step: PilotStep; n: number; isNext: boo
           <Link to={link.to} className={buttonVariants({ variant: isNext ? "default" : step.done ? "ghost" : "outline", size: "sm" })}>
             {link.label}
           </Link>
+        ) : doneBy ? (
+          <span className="text-sm text-muted-foreground" data-testid="step-done-by">
+            {doneBy}
+          </span>
         ) : null}
       </div>
     </li>
