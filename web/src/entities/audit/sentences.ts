@@ -215,6 +215,16 @@ const TABLES: Record<string, (ctx: Ctx, verb: string) => string> = {
     return `${verb} ${n ? `version ${n}` : "a version"} of ${assetOf(ctx)}`;
   },
   version_modules: (ctx, verb) => `${verb} a module's use in ${assetOf(ctx)}`,
+  reviews: (ctx, verb) => `${verb} a review round of ${assetOf(ctx)}`,
+  review_steps: (ctx, verb) => `${verb} a review step of ${assetOf(ctx)}`,
+  signatures: (ctx, verb) => `${verb} a signature on ${assetOf(ctx)}`,
+  change_requests: (ctx, verb) => `${verb} a requested change to ${assetOf(ctx)}`,
+  notifications: (_, verb) => `${verb} a notification`,
+  workflow_templates: (ctx, verb) => {
+    const name = text(ctx.after ?? ctx.before, "name");
+    return name ? `${verb} the review workflow ${quoted(name)}` : `${verb} a review workflow`;
+  },
+  review_settings: (_, verb) => `${verb} the review settings`,
   claim_references: (ctx, verb) => `${verb} a supporting reference of ${claimOf(ctx)}`,
 };
 
@@ -224,6 +234,11 @@ function tableAction(action: string): { table: (ctx: Ctx, verb: string) => strin
   const table = TABLES[action.slice(0, dot)];
   const verb = OPERATION_VERBS[action.slice(dot + 1)];
   return table && verb ? { table, verb } : undefined;
+}
+
+function stepOf(ctx: Ctx): string {
+  const role = text(ctx.after ?? ctx.before, "role");
+  return role ? `${roleLabel(role)} step` : "review step";
 }
 
 function claimOf(ctx: Ctx): string {
@@ -279,6 +294,49 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
     return `cited ${referenceOf(ctx, ctx.after?.reference_id)}${page ? ` (page ${page})` : ""} for ${claimOf(ctx)}`;
   },
   claim_reference_unlinked: (ctx) => `removed ${referenceOf(ctx, ctx.before?.reference_id)} from the support of ${claimOf(ctx)}`,
+
+  asset_expiry_set: (ctx) => {
+    const at = text(ctx.after, "expires_at");
+    return at ? `set the expiry of ${assetOf(ctx)} to ${at.slice(0, 10)}` : `cleared the expiry of ${assetOf(ctx)}`;
+  },
+
+  // The review workflow.
+  review_withdrawn: (ctx) => `withdrew the review round of ${assetOf(ctx)}`,
+  review_closed: (ctx) => {
+    const outcome = text(ctx.meta, "outcome");
+    return outcome ? `closed the review round of ${assetOf(ctx)} as ${assetStatusLabel(outcome).toLowerCase()}` : `closed the review round of ${assetOf(ctx)}`;
+  },
+  review_step_activated: (ctx) => `opened the ${stepOf(ctx)} of ${assetOf(ctx)}`,
+  review_step_claimed: (ctx) => `claimed the ${stepOf(ctx)} of ${assetOf(ctx)}`,
+  review_step_skipped: (ctx) => `skipped the ${stepOf(ctx)} of ${assetOf(ctx)}`,
+  review_step_approved: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: approved`,
+  review_step_approved_with_changes: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: approved with changes`,
+  review_step_changes_requested: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: changes requested`,
+  review_step_rejected: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: rejected`,
+  signature_failed: () => "failed to sign a review decision (wrong password or code)",
+  signing_locked: () => "was locked out of signing after repeated failed attempts",
+  change_request_raised: (ctx) => {
+    const t = text(ctx.after, "text");
+    return t ? `requested a change to ${assetOf(ctx)}: ${quoted(t)}` : `requested a change to ${assetOf(ctx)}`;
+  },
+  change_request_done: (ctx) => `marked a requested change to ${assetOf(ctx)} as done`,
+  change_request_confirmed: (ctx) => `confirmed a requested change to ${assetOf(ctx)}`,
+  workflow_template_saved: (ctx) => {
+    const name = text(ctx.after, "name");
+    return name ? `saved the review workflow ${quoted(name)}` : "saved a review workflow";
+  },
+  workflow_template_deleted: (ctx) => {
+    const name = text(ctx.before, "name");
+    return name ? `deleted the review workflow ${quoted(name)}` : "deleted a review workflow";
+  },
+  review_settings_updated: (ctx) => {
+    const months = text(ctx.after, "approval_validity_months");
+    return months ? `set approvals to stay valid for ${months} months` : "changed the review settings";
+  },
+  notifications_read: (ctx) => {
+    const n = text(ctx.meta, "count");
+    return n === "1" ? "marked a notification as read" : n ? `marked ${n} notifications as read` : "marked notifications as read";
+  },
 
   // Storage.
   "bucket.create": (ctx) => `created ${bucket(ctx)}`,
@@ -456,6 +514,8 @@ export function subjectRefs(entries: readonly SentenceEntry[]): SubjectRef[] {
       default:
         if (/^asset_(submitted|approved|approved_with_changes|changes_requested|rejected|withdrawn|expired|archived)$/.test(e.action)) {
           if (!(r && OBJECTS.asset?.named(r)) && !text(e.meta, "job_code")) add("assets", r?.asset_id ?? e.object_id);
+        } else if (/^(review_|change_request_|asset_expiry_set$)/.test(e.action)) {
+          add("assets", r?.asset_id ?? (e.object_type === "assets" ? e.object_id : undefined));
         }
     }
   }
