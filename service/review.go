@@ -16,6 +16,7 @@ import (
 //
 //	submit_for_review(asset_id, template_id?)           review_gate(asset_id)
 //	withdraw_review(review_id)                         claim_step(step_id)
+//	assign_step(step_id, user_id)
 //	decide_step(step_id, decision, comment, password, totp_code?, change_requests?)
 //	mark_change_done(change_request_id, note?)         confirm_change(change_request_id)
 //	verify_signature(signature_id)                     withdraw_asset(asset_id, reason)
@@ -67,6 +68,7 @@ func (rv *Reviews) Functions() []*FunctionSpec {
 		{Name: "review_gate", ReadOnly: true, Args: []string{"asset_id"}, Call: rv.reviewGate},
 		{Name: "withdraw_review", Args: []string{"review_id"}, Call: rv.withdrawReview},
 		{Name: "claim_step", Args: []string{"step_id"}, Call: rv.claimStep},
+		rv.assignFunction(),
 		{Name: "decide_step", Args: []string{"step_id", "decision", "comment", "password", "totp_code", "change_requests"},
 			Optional: []string{"totp_code", "change_requests"}, ArgTypes: map[string]fairbalance.ColumnType{"change_requests": fairbalance.TypeTextArray},
 			Prepare: rv.prepareDecision, Call: rv.decideStep},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"fairbalance"
 	"fairbalance/auth"
@@ -75,8 +76,11 @@ func (rv *Reviews) noticeMail(ctx context.Context, tx fairbalance.Tx, n *fairbal
 	if err != nil {
 		return nil, err
 	}
+	// Due at once by the wall clock, which the outbox goes by (a sweep's
+	// time is the job queue's clock).
+	sent := time.Now().UTC()
 	return &fairbalance.MailMessage{To: u.Email, Subject: k.subject, Text: text, HTML: html, Kind: k.name, Status: "pending",
-		CreatedAt: n.CreatedAt.UTC(), NextAttemptAt: n.CreatedAt.UTC(), OrgID: n.OrgID}, nil
+		CreatedAt: sent, NextAttemptAt: sent, OrgID: n.OrgID}, nil
 }
 
 // wantsEmail reads userID's switch pref; without saved preferences the
