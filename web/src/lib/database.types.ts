@@ -603,6 +603,7 @@ export type Database = {
           due_reminders: boolean
           asset_expiring: boolean
           weekly_digest: boolean
+          signing_locked: boolean
           updated_at: string
         }
         Insert: {
@@ -613,6 +614,7 @@ export type Database = {
           due_reminders?: boolean
           asset_expiring?: boolean
           weekly_digest?: boolean
+          signing_locked?: boolean
           updated_at?: string
         }
         Update: {
@@ -623,6 +625,7 @@ export type Database = {
           due_reminders?: boolean
           asset_expiring?: boolean
           weekly_digest?: boolean
+          signing_locked?: boolean
           updated_at?: string
         }
         Relationships: [
@@ -916,6 +919,7 @@ export type Database = {
           decided_at: string | null
           comment: string
           signature_id: string | null
+          overdue_at: string | null
           created_at: string
           updated_at: string
         }
@@ -938,6 +942,7 @@ export type Database = {
           decided_at?: string | null
           comment?: string
           signature_id?: string | null
+          overdue_at?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -960,6 +965,7 @@ export type Database = {
           decided_at?: string | null
           comment?: string
           signature_id?: string | null
+          overdue_at?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -1092,6 +1098,8 @@ export type Database = {
           key_id: string
           sig: string
           created_at: string
+          client_ip: string
+          user_agent: string
         }
         Insert: {
           id?: string
@@ -1110,6 +1118,8 @@ export type Database = {
           key_id?: string
           sig?: string
           created_at?: string
+          client_ip?: string
+          user_agent?: string
         }
         Update: {
           id?: string
@@ -1128,6 +1138,8 @@ export type Database = {
           key_id?: string
           sig?: string
           created_at?: string
+          client_ip?: string
+          user_agent?: string
         }
         Relationships: [
           {
@@ -1289,6 +1301,13 @@ export type Database = {
       archive_asset: {
         Args: {
           asset_id: string
+        }
+        Returns: Json
+      }
+      assign_step: {
+        Args: {
+          step_id: string
+          user_id: string
         }
         Returns: Json
       }
