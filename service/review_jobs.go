@@ -83,32 +83,7 @@ func (rv *Reviews) ExpireApprovals(ctx context.Context, now time.Time) (int, err
 	}
 	n := 0
 	for _, r := range rows {
-		moved := false
-		err := store.Tx(ctx, func(tx fairbalance.Tx) error {
-			sys := fairbalance.Caller{Role: "service_role"}
-			a, before, err := rowOf[fairbalance.Asset](ctx, tx, sys, AssetsTable(), str(r, "id"))
-			if err != nil || a == nil || a.Status != fairbalance.AssetApproved || a.ExpiresAt == nil || !fairbalance.ExpiryReached(*a.ExpiresAt, now) {
-				return err
-			}
-			after, err := updateRow(ctx, tx, AssetsTable(), a.ID, map[string]any{"status": string(fairbalance.AssetExpired), "updated_at": now.UTC()},
-				condEq("status", string(fairbalance.AssetApproved)))
-			if err != nil || after == nil {
-				return err
-			}
-			if err := tx.AppendAudit(ctx, &fairbalance.AuditEntry{OrgID: a.OrgID, ActorID: SystemActor, Action: fairbalance.ActionAssetExpired,
-				ObjectType: "assets", ObjectID: a.ID, Before: mustRaw(before), After: mustRaw(after), Meta: mustRaw(map[string]any{"via": "job", "expires_at": *a.ExpiresAt})}); err != nil {
-				return err
-			}
-			moved = true
-			to := assetOwner(a)
-			if to == "" {
-				return nil
-			}
-			key := "expired:" + a.ID + ":" + *a.ExpiresAt
-			_, err = rv.addNotice(ctx, tx, &fairbalance.Notification{OrgID: a.OrgID, UserID: to, Kind: fairbalance.NotifyExpired,
-				Title: a.Title + " expired", Body: "Its approval ran out on " + *a.ExpiresAt + "; submit it again to use it.", AssetID: &a.ID, DedupeKey: &key, CreatedAt: now.UTC()})
-			return err
-		})
+		moved, err := rv.expireAsset(ctx, str(r, "id"), now)
 		if err != nil {
 			return n, err
 		}
@@ -117,6 +92,42 @@ func (rv *Reviews) ExpireApprovals(ctx context.Context, now time.Time) (int, err
 		}
 	}
 	return n, nil
+}
+
+// expireAsset moves asset id to expired if it is approved and its expiry
+// date has come at now, in a transaction of its own with its audit entry
+// and a notice to its owner. It reports whether it moved the asset.
+func (rv *Reviews) expireAsset(ctx context.Context, id string, now time.Time) (bool, error) {
+	moved := false
+	err := rv.reg.store.Tx(ctx, func(tx fairbalance.Tx) error {
+		sys := fairbalance.Caller{Role: "service_role"}
+		a, before, err := rowOf[fairbalance.Asset](ctx, tx, sys, AssetsTable(), id)
+		if err != nil || a == nil || a.Status != fairbalance.AssetApproved || a.ExpiresAt == nil || !fairbalance.ExpiryReached(*a.ExpiresAt, now) {
+			return err
+		}
+		after, err := updateRow(ctx, tx, AssetsTable(), a.ID, map[string]any{"status": string(fairbalance.AssetExpired), "updated_at": now.UTC()},
+			condEq("status", string(fairbalance.AssetApproved)))
+		if err != nil || after == nil {
+			return err
+		}
+		if err := tx.AppendAudit(ctx, &fairbalance.AuditEntry{OrgID: a.OrgID, ActorID: SystemActor, Action: fairbalance.ActionAssetExpired,
+			ObjectType: "assets", ObjectID: a.ID, Before: mustRaw(before), After: mustRaw(after), Meta: mustRaw(map[string]any{"via": "job", "expires_at": *a.ExpiresAt})}); err != nil {
+			return err
+		}
+		moved = true
+		to := assetOwner(a)
+		if to == "" {
+			return nil
+		}
+		key := "expired:" + a.ID + ":" + *a.ExpiresAt
+		_, err = rv.addNotice(ctx, tx, &fairbalance.Notification{OrgID: a.OrgID, UserID: to, Kind: fairbalance.NotifyExpired,
+			Title: a.Title + " expired", Body: "Its approval ran out on " + *a.ExpiresAt + "; submit it again to use it.", AssetID: &a.ID, DedupeKey: &key, CreatedAt: now.UTC()})
+		return err
+	})
+	if err != nil {
+		return false, err
+	}
+	return moved, nil
 }
 
 // assetOwner is who hears about an asset's approval: its owner, else its
