@@ -51,6 +51,12 @@ const (
 	ActionStepClaimed = "review_step_claimed"
 	// ActionStepSkipped: the round closed without the step.
 	ActionStepSkipped = "review_step_skipped"
+	// ActionStepAssigned: an administrator assigned an active step to a
+	// named reviewer of its role (assign_step).
+	ActionStepAssigned = "review_step_assigned"
+	// ActionStepOverdue: the overdue sweep marked an active step past its
+	// due time (actor "system").
+	ActionStepOverdue = "review_step_overdue"
 	// The four decisions of a step, each with its signature.
 	ActionStepApproved            = "review_step_approved"
 	ActionStepApprovedWithChanges = "review_step_approved_with_changes"
@@ -151,6 +157,7 @@ var serverAuditActions = func() map[string]bool {
 		ActionAssetSubmitted, ActionAssetApproved, ActionAssetApprovedWithChanges, ActionAssetChangesRequested,
 		ActionAssetRejected, ActionAssetWithdrawn, ActionAssetExpired,
 		ActionReviewWithdrawn, ActionReviewClosed, ActionStepActivated, ActionStepClaimed, ActionStepSkipped,
+		ActionStepAssigned, ActionStepOverdue,
 		ActionStepApproved, ActionStepApprovedWithChanges, ActionStepChangesRequested, ActionStepRejected,
 		ActionSignatureFailed, ActionSigningLocked,
 		ActionChangeRequestRaised, ActionChangeRequestDone, ActionChangeRequestConfirmed,

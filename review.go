@@ -383,8 +383,11 @@ type ReviewStep struct {
 	DecidedAt   *time.Time `json:"decided_at"`
 	Comment     string     `json:"comment"`
 	SignatureID *string    `json:"signature_id"`
-	CreatedAt   time.Time  `json:"created_at"`
-	UpdatedAt   time.Time  `json:"updated_at"`
+	// OverdueAt is when the overdue sweep marked the active step past its
+	// due time (nil: not marked); it is set once.
+	OverdueAt *time.Time `json:"overdue_at"`
+	CreatedAt time.Time  `json:"created_at"`
+	UpdatedAt time.Time  `json:"updated_at"`
 }
 
 // ChangeRequest is a change a step asked for (table change_requests); it

@@ -21,8 +21,13 @@ import (
 // outside the database). Someone who can write to the database can
 // change a row, but not make a new Sig for it.
 
-// signatureDomain opens the signed encoding of a signature.
-const signatureDomain = "fairbalance.signature.v1"
+// signatureDomain opens the signed encoding of a signature;
+// signatureDomainV2 opens that of a signature recording where it was
+// given (ClientIP, UserAgent).
+const (
+	signatureDomain   = "fairbalance.signature.v1"
+	signatureDomainV2 = "fairbalance.signature.v2"
+)
 
 // Signature is an electronic signature of a review step (table
 // signatures). Its manifestation is SignerName, SignedAt (UTC) and Meaning.
@@ -50,6 +55,12 @@ type Signature struct {
 	KeyID     string    `json:"key_id"`
 	Sig       string    `json:"sig"`
 	CreatedAt time.Time `json:"created_at"`
+	// ClientIP and UserAgent are where the signature was given: the
+	// signer's address and user agent as the server saw the request
+	// ("" when unknown, as for every signature made before they were
+	// recorded).
+	ClientIP  string `json:"client_ip"`
+	UserAgent string `json:"user_agent"`
 }
 
 // signatureTimeLayout is SignedAt as signed: fixed width, microseconds, UTC.
@@ -61,16 +72,31 @@ const signatureTimeLayout = "2006-01-02T15:04:05.000000Z"
 // microseconds, 2006-01-02T15:04:05.000000Z), Meaning, Decision and KeyID,
 // each written as its length in bytes (8-byte big-endian) and then its
 // bytes, so that no two signatures encode alike. CreatedAt is not signed.
+//
+// A signature that records where it was given (ClientIP or UserAgent not
+// empty) is encoded as "fairbalance.signature.v2": the same fields, then
+// ClientIP and UserAgent. Signatures without them keep the v1 encoding, so
+// that every seal made before they were recorded still verifies; emptying
+// or filling them in afterwards changes the encoding and breaks the seal.
 func (s *Signature) SignedBytes() []byte {
 	var b []byte
 	field := func(f string) {
 		b = binary.BigEndian.AppendUint64(b, uint64(len(f)))
 		b = append(b, f...)
 	}
-	field(signatureDomain)
+	v2 := s.ClientIP != "" || s.UserAgent != ""
+	if v2 {
+		field(signatureDomainV2)
+	} else {
+		field(signatureDomain)
+	}
 	for _, f := range []string{s.ID, s.OrgID, s.ReviewID, s.StepID, s.AssetID, s.VersionID, s.RenditionSHA256, s.SignerID, s.SignerName,
 		s.SignedAt.UTC().Truncate(time.Microsecond).Format(signatureTimeLayout), string(s.Meaning), string(s.Decision), s.KeyID} {
 		field(f)
+	}
+	if v2 {
+		field(s.ClientIP)
+		field(s.UserAgent)
 	}
 	return b
 }

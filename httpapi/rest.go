@@ -11,6 +11,7 @@ import (
 	"fairbalance"
 	"fairbalance/dataapi"
 	"fairbalance/pgrest"
+	"fairbalance/service"
 )
 
 // The data API (/rest/v1): a PostgREST-compatible subset over the
@@ -285,7 +286,9 @@ func (a *API) handleRPC(w http.ResponseWriter, r *http.Request) {
 		fail(&fairbalance.Error{Kind: fairbalance.KindMethodNotAllowed, Code: "PGRST101", Message: "Only GET, HEAD and POST are allowed on functions"})
 		return
 	}
-	out, err := a.data.Call(r.Context(), caller, r.PathValue("fn"), args, get)
+	// The function learns where the call came from (an electronic
+	// signature records it).
+	out, err := a.data.Call(service.WithClient(r.Context(), a.client(r)), caller, r.PathValue("fn"), args, get)
 	if err != nil {
 		fail(err)
 		return

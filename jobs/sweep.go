@@ -26,7 +26,7 @@ import (
 // transactions: their delivery jobs are inserted with them.
 type Sweeper interface {
 	// RemindDue notifies those who can decide each active step that is due
-	// the next day ("due tomorrow"), once per (step, day).
+	// within the next day ("due tomorrow"), once per (step, day).
 	RemindDue(ctx context.Context, now time.Time) (int, error)
 	// MarkOverdue marks each active step whose due time has passed as
 	// overdue and notifies about it, once per step.

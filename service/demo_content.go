@@ -18,8 +18,9 @@ import (
 
 // DemoContent seeds and removes the content of the demo organisation: two
 // products with their safety information, references with real PDF files,
-// claims quoting those files, modules and ten assets across types and
-// states, some composed (with module marks), some multi-page PDFs. It goes
+// claims quoting those files, modules and eleven assets across types and
+// states, some composed (with module marks), some multi-page PDFs, with
+// the review history behind their states (demo_reviews.go). It goes
 // through the same paths as users do (storage uploads, the data API and
 // the content functions), so the demo shows what the product really does.
 type DemoContent struct {
@@ -36,11 +37,11 @@ func NewDemoContent(data *Registry, storage *Storage) *DemoContent {
 }
 
 // DemoAssets is the number of assets the demo content holds.
-const DemoAssets = 10
+const DemoAssets = 11
 
 // demoContentTables are the demo organisation's content tables, in the
 // order their rows can be deleted.
-var demoContentTables = []string{"version_modules", "claim_references", "modules", "claims", "asset_versions", "assets", "content_references", "products"}
+var demoContentTables = []string{"notifications", "change_requests", "signatures", "review_steps", "reviews", "version_modules", "claim_references", "modules", "claims", "asset_versions", "assets", "content_references", "products"}
 
 // demoBuckets are the product buckets the demo files live in.
 var demoBuckets = []string{"asset-files", "reference-files"}
@@ -212,44 +213,21 @@ func (dc *DemoContent) seed(ctx context.Context) error {
 
 type demoModuleRef struct{ id, kind, title, body string }
 
-// asset creates one asset through create_asset and add_asset_version, then
-// puts it in its state (the review workflow is not there yet to do it).
+// asset creates one asset through create_asset and add_asset_version and
+// puts it in its state: through its review history (demo_reviews.go) when
+// it has one and the instance can sign, else directly.
 func (s *seeder) asset(a demoAsset, products map[string]string, modules map[string]*demoModuleRef) error {
+	if s.dc.seedsHistory(a) {
+		return s.history(a, products, modules, demoHistories[a.Title])
+	}
 	var assetID string
 	var versionIDs []string
-	for i, v := range a.Versions {
-		args := map[string]any{}
-		if v.PDF != nil {
-			path, err := s.upload("asset-files", v.FileName, a.Title, v.PDF)
-			if err != nil {
-				return err
-			}
-			args["file_path"], args["file_name"] = path, v.FileName
-		} else {
-			args["content_html"] = v.html(modules)
-		}
-		if v.Note != "" {
-			args["change_note"] = v.Note
-		}
-		if i == 0 {
-			args["title"], args["type"], args["audience"], args["channel"], args["market"] = a.Title, a.Type, a.Audience, a.Channel, a.Market
-			if a.Brand != "" {
-				args["product_id"] = products[a.Brand]
-			}
-			row, err := s.call(s.mkt, "create_asset", args)
-			if err != nil {
-				return err
-			}
-			assetID = str(row, "id")
-			versionIDs = append(versionIDs, str(row, "current_version_id"))
-			continue
-		}
-		args["asset_id"] = assetID
-		row, err := s.call(s.mkt, "add_asset_version", args)
+	for i := range a.Versions {
+		id, versionID, err := s.addVersion(a, i, assetID, products, modules)
 		if err != nil {
 			return err
 		}
-		versionIDs = append(versionIDs, str(row, "id"))
+		assetID, versionIDs = id, append(versionIDs, versionID)
 	}
 	if a.Status == fairbalance.AssetArchived {
 		_, err := s.call(s.mkt, "archive_asset", map[string]any{"asset_id": assetID})
@@ -278,6 +256,43 @@ func (s *seeder) asset(a demoAsset, products map[string]string, modules map[stri
 			Rows: []map[string]any{{"submitted_at": s.now}}, Where: condEq("id", current)})
 		return err
 	})
+}
+
+// addVersion makes version i of a: the first through create_asset, the
+// others through add_asset_version on assetID. It returns the asset's id
+// and the version's.
+func (s *seeder) addVersion(a demoAsset, i int, assetID string, products map[string]string, modules map[string]*demoModuleRef) (string, string, error) {
+	v := a.Versions[i]
+	args := map[string]any{}
+	if v.PDF != nil {
+		path, err := s.upload("asset-files", v.FileName, a.Title, v.PDF)
+		if err != nil {
+			return "", "", err
+		}
+		args["file_path"], args["file_name"] = path, v.FileName
+	} else {
+		args["content_html"] = v.html(modules)
+	}
+	if v.Note != "" {
+		args["change_note"] = v.Note
+	}
+	if i == 0 {
+		args["title"], args["type"], args["audience"], args["channel"], args["market"] = a.Title, a.Type, a.Audience, a.Channel, a.Market
+		if a.Brand != "" {
+			args["product_id"] = products[a.Brand]
+		}
+		row, err := s.call(s.mkt, "create_asset", args)
+		if err != nil {
+			return "", "", err
+		}
+		return str(row, "id"), str(row, "current_version_id"), nil
+	}
+	args["asset_id"] = assetID
+	row, err := s.call(s.mkt, "add_asset_version", args)
+	if err != nil {
+		return "", "", err
+	}
+	return assetID, str(row, "id"), nil
 }
 
 // upload stores a generated PDF in a product bucket as an upload through a
@@ -531,8 +546,9 @@ func htmlEscape(s string) string {
 
 type demoAsset struct {
 	Title, Type, Audience, Channel, Market, Brand string
-	// Status is where the asset is left, set directly: the demo shows
-	// assets at every stage of review without running the reviews.
+	// Status is where the asset is left: by its review history
+	// (demoHistories) when the instance can sign, else set directly, with
+	// ExpiresInDays for an approval's expiry.
 	Status        fairbalance.AssetStatus
 	ExpiresInDays int
 	Versions      []demoVersion
@@ -579,7 +595,7 @@ var demoAssets = []demoAsset{
 		}},
 	{Title: "Cardiomax website hero banner", Type: "banner", Audience: "hcp", Channel: "Web", Market: "EU", Brand: "Cardiomax", Status: "draft",
 		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax: LDL-C lowering you can count on.", "@claim-ldl", "@isi-cardiomax"}}}},
-	{Title: "Cardiomax social post: know your LDL", Type: "social_post", Audience: "patient", Channel: "Social", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 180,
+	{Title: "Cardiomax social post: know your LDL", Type: "social_post", Audience: "patient", Channel: "Social", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 25,
 		Versions: []demoVersion{{Paragraphs: []string{"Do you know your LDL number? High cholesterol has no symptoms.", "@copy-ask", "@isi-cardiomax"}}}},
 	{Title: "Respira COPD detail aid", Type: "detail_aid", Audience: "hcp", Channel: "Field force", Market: "UK", Brand: "Respira", Status: "in_review",
 		Versions: []demoVersion{
@@ -599,6 +615,8 @@ var demoAssets = []demoAsset{
 		}}}},
 	{Title: "Respira congress invitation email", Type: "email", Audience: "hcp", Channel: "Email", Market: "EU", Brand: "Respira", Status: "archived",
 		Versions: []demoVersion{{Paragraphs: []string{"Join us at the European respiratory congress symposium on the future of COPD maintenance therapy.", "@isi-respira"}}}},
+	{Title: "Respira social post: breathe like new", Type: "social_post", Audience: "patient", Channel: "Social", Market: "US", Brand: "Respira", Status: "rejected",
+		Versions: []demoVersion{{Paragraphs: []string{"Breathe like you're 30 again with Respira!", "Respira works from the very first puff, so you can get back to the things you love.", "@copy-ask", "@isi-respira"}}}},
 	{Title: "Living with COPD: video script", Type: "video_script", Audience: "patient", Channel: "Video", Market: "US", Brand: "Respira", Status: "withdrawn",
 		Versions: []demoVersion{
 			{Paragraphs: []string{"SCENE 1. A grandfather walks with his granddaughter in the park.", "VOICE OVER: Living with COPD can make every breath feel like work.", "@isi-respira"}},

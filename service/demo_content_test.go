@@ -15,7 +15,7 @@ import (
 )
 
 // The demo data holds content: products, references with real PDF files,
-// claims quoting them, modules and ten assets across types and states.
+// claims quoting them, modules and eleven assets across types and states.
 func TestDemoContent(t *testing.T) {
 	for _, backend := range storetest.Backends() {
 		t.Run(backend, func(t *testing.T) {

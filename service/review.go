@@ -16,6 +16,7 @@ import (
 //
 //	submit_for_review(asset_id, template_id?)           review_gate(asset_id)
 //	withdraw_review(review_id)                         claim_step(step_id)
+//	assign_step(step_id, user_id)
 //	decide_step(step_id, decision, comment, password, totp_code?, change_requests?)
 //	mark_change_done(change_request_id, note?)         confirm_change(change_request_id)
 //	verify_signature(signature_id)                     withdraw_asset(asset_id, reason)
@@ -67,6 +68,7 @@ func (rv *Reviews) Functions() []*FunctionSpec {
 		{Name: "review_gate", ReadOnly: true, Args: []string{"asset_id"}, Call: rv.reviewGate},
 		{Name: "withdraw_review", Args: []string{"review_id"}, Call: rv.withdrawReview},
 		{Name: "claim_step", Args: []string{"step_id"}, Call: rv.claimStep},
+		rv.assignFunction(),
 		{Name: "decide_step", Args: []string{"step_id", "decision", "comment", "password", "totp_code", "change_requests"},
 			Optional: []string{"totp_code", "change_requests"}, ArgTypes: map[string]fairbalance.ColumnType{"change_requests": fairbalance.TypeTextArray},
 			Prepare: rv.prepareDecision, Call: rv.decideStep},
@@ -460,7 +462,8 @@ func auditReview(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, a
 			m[k] = v
 		}
 	}
-	e := &fairbalance.AuditEntry{Action: action, ObjectType: objectType, ObjectID: id, Meta: mustRaw(m)}
+	client := ClientFrom(ctx)
+	e := &fairbalance.AuditEntry{Action: action, ObjectType: objectType, ObjectID: id, Meta: mustRaw(m), IP: client.IP, UserAgent: client.UserAgent}
 	if before != nil {
 		e.Before = mustRaw(before)
 	}
@@ -757,7 +760,7 @@ func (w *workflow) notify(ctx context.Context, tx fairbalance.Tx, orgID string, 
 			continue
 		}
 		seen = append(seen, u)
-		if err := addNotification(ctx, tx, &fairbalance.Notification{OrgID: orgID, UserID: u, Kind: kind, Title: title, Body: body,
+		if _, err := w.rv.addNotice(ctx, tx, &fairbalance.Notification{OrgID: orgID, UserID: u, Kind: kind, Title: title, Body: body,
 			AssetID: optional(assetID), ReviewID: optional(reviewID), StepID: optional(stepID), CreatedAt: w.now}); err != nil {
 			return err
 		}
@@ -833,14 +836,15 @@ func assetTitle(ctx context.Context, tx fairbalance.Tx, assetID string) (string,
 }
 
 // addNotification inserts a notification; one with a DedupeKey its
-// recipient already has is skipped (a reminder sent again).
-func addNotification(ctx context.Context, tx fairbalance.Tx, n *fairbalance.Notification) error {
+// recipient already has is skipped (a reminder sent again). It reports
+// whether the row was added. (Reviews.addNotice adds its e-mail.)
+func addNotification(ctx context.Context, tx fairbalance.Tx, n *fairbalance.Notification) (bool, error) {
 	if n.ID == "" {
 		n.ID = auth.NewUUID()
 	}
 	row := map[string]any{"id": n.ID, "org_id": n.OrgID, "user_id": n.UserID, "kind": string(n.Kind), "title": clip(n.Title, 300), "body": clip(n.Body, 2000),
 		"asset_id": ptrValue(n.AssetID), "review_id": ptrValue(n.ReviewID), "step_id": ptrValue(n.StepID), "dedupe_key": ptrValue(n.DedupeKey),
-		"read_at": nil, "emailed_at": nil, "created_at": n.CreatedAt.UTC()}
+		"read_at": nil, "emailed_at": timeValue(n.EmailedAt), "created_at": n.CreatedAt.UTC()}
 	cols := make([]string, 0, len(row))
 	for k := range row {
 		cols = append(cols, k)
@@ -850,8 +854,15 @@ func addNotification(ctx context.Context, tx fairbalance.Tx, n *fairbalance.Noti
 	if n.DedupeKey != nil {
 		plan.OnConflict, plan.IgnoreDuplicates = []string{"user_id", "dedupe_key"}, true
 	}
-	_, _, err := tx.Insert(ctx, plan)
-	return err
+	_, added, err := tx.Insert(ctx, plan)
+	return added > 0, err
+}
+
+func timeValue(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return t.UTC()
 }
 
 func ptrValue(s *string) any {

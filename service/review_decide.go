@@ -287,11 +287,13 @@ func (rv *Reviews) decideStep(ctx context.Context, tx fairbalance.Tx, c fairbala
 	sig := &fairbalance.Signature{ID: auth.NewUUID(), OrgID: review.OrgID, ReviewID: review.ID, StepID: step.ID, AssetID: review.AssetID,
 		VersionID: version.ID, RenditionSHA256: version.SHA256, SignerID: c.UserID, SignerName: name, SignedAt: now,
 		Meaning: in.Decision.Meaning(), Decision: in.Decision, CreatedAt: now}
+	client := ClientFrom(ctx)
+	sig.ClientIP, sig.UserAgent = client.IP, client.UserAgent
 	sig.SealWith(rv.reg.cfg().SignatureKey)
 	sigRow, err := insertRow(ctx, tx, SignaturesTable(), map[string]any{"id": sig.ID, "org_id": sig.OrgID, "review_id": sig.ReviewID, "step_id": sig.StepID,
 		"asset_id": sig.AssetID, "version_id": sig.VersionID, "rendition_sha256": sig.RenditionSHA256, "signer_id": sig.SignerID, "signer_name": sig.SignerName,
 		"signed_at": sig.SignedAt, "meaning": string(sig.Meaning), "decision": string(sig.Decision), "seal": sig.Seal, "key_id": sig.KeyID, "sig": sig.Sig,
-		"created_at": now})
+		"created_at": now, "client_ip": sig.ClientIP, "user_agent": sig.UserAgent})
 	if err != nil {
 		return nil, err
 	}

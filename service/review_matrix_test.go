@@ -65,6 +65,7 @@ func checkReviewMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, check
 	}
 	own := m.members["own"]
 	legalStep := byRole(rounds["own"]["steps"])["reviewer_legal"]["id"].(string)
+	regulatoryStep := byRole(rounds["own"]["steps"])["reviewer_regulatory"]["id"].(string)
 
 	// Reads.
 	for _, table := range []string{"workflow_templates", "review_settings", "reviews", "review_steps", "signatures", "change_requests", "notifications"} {
@@ -123,6 +124,7 @@ func checkReviewMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, check
 		{"review_gate", map[string]any{"asset_id": openAsset["own"]}, everyone},
 		{"withdraw_review", map[string]any{"review_id": rounds["own"]["id"]}, writers},
 		{"claim_step", map[string]any{"step_id": decidedStep["own"]}, only(fairbalance.RoleReviewerMedical)},
+		{"assign_step", map[string]any{"step_id": regulatoryStep, "user_id": own[fairbalance.RoleReviewerRegulatory].UserID}, admins},
 		{"decide_step", map[string]any{"step_id": legalStep, "decision": "approved", "comment": "ok", "password": "Not-The-Password-1"}, only(fairbalance.RoleReviewerLegal)},
 		{"mark_change_done", map[string]any{"change_request_id": crs["own"]}, writers},
 		{"confirm_change", map[string]any{"change_request_id": crs["own"]}, only(fairbalance.RoleReviewerMedical)},

@@ -113,6 +113,7 @@ func ReviewStepsTable() *TableSpec {
 			serverCol("decided_at", fairbalance.TypeTimestamp, true),
 			serverCol("comment", fairbalance.TypeText, false),
 			serverCol("signature_id", fairbalance.TypeUUID, true),
+			serverCol("overdue_at", fairbalance.TypeTimestamp, true),
 		),
 		Relations: []RelationSpec{
 			{Name: "reviews", Table: "reviews", LocalColumn: "review_id", ForeignColumn: "id"},
@@ -148,6 +149,8 @@ func SignaturesTable() *TableSpec {
 			serverCol("key_id", fairbalance.TypeText, false),
 			serverCol("sig", fairbalance.TypeText, false),
 			serverCol("created_at", fairbalance.TypeTimestamp, false),
+			serverCol("client_ip", fairbalance.TypeText, false),
+			serverCol("user_agent", fairbalance.TypeText, false),
 		},
 		Relations: []RelationSpec{
 			{Name: "review_steps", Table: "review_steps", LocalColumn: "step_id", ForeignColumn: "id"},

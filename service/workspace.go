@@ -115,6 +115,7 @@ func NotificationPreferencesTable() *TableSpec {
 			{Name: "due_reminders", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
 			{Name: "asset_expiring", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
 			{Name: "weekly_digest", Type: fairbalance.TypeBoolean, Default: boolDefault(false)},
+			{Name: "signing_locked", Type: fairbalance.TypeBoolean, Default: boolDefault(true)},
 			{Name: "updated_at", Type: fairbalance.TypeTimestamp, ServerSet: true, Default: nowDefault},
 		},
 		Rows:      own,

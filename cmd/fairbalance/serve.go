@@ -106,11 +106,6 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ln.Close()
 		return err
 	}
-	queue, err := openJobs(ctx, &c, db, outbox, nil, log)
-	if err != nil {
-		ln.Close()
-		return err
-	}
 	// Built on the identity service's store, so that a session revoked or a
 	// member changed by a data function stops or changes at once.
 	storage := service.NewStorage(id.Store(), blobs, keys.Secret, http.DetectContentType)
@@ -119,6 +114,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		SessionInactivity: c.SessionInactivity, SessionLifetime: c.SessionLifetime, Sealer: sealer,
 		Signer: id, SignatureKey: keys.AuditKey}
 	id.DemoContent = service.NewDemoContent(data, storage)
+	// The job queue runs the review workflow's sweeps (due reminders,
+	// overdue marks, expiry notices, expiry).
+	queue, err := openJobs(ctx, &c, db, outbox, data.Reviews.Sweeper(), log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 
 	ui, built := web.Dist()
 	if !built {

@@ -2,7 +2,8 @@
 // a full round — submitted, claimed, changes requested with two change
 // requests, version 2, both marked done, resubmitted, confirmed, approved
 // with signatures — and the shapes of its refusals: 422 naming every unmet
-// condition of the gate, 409 for an illegal move, 403 for a permission.
+// condition of the gate, 409 for an illegal move, 403 for a permission;
+// assign_step, and where a signature was given.
 import assert from 'node:assert/strict';
 import { perBackend, confirmedUser, signedIn, decodeJwt, rand } from '../lib/server.mjs';
 
@@ -169,5 +170,40 @@ perBackend((ctx) => {
     assert.equal(r.error?.code, '42501');
     r = await medical.client.from('signatures').delete().eq('asset_id', asset.id);
     assert.equal(r.error?.code, '42501');
+  });
+
+  it('assign_step by an administrator; a signature records where it was given', async () => {
+    const admin = await onboard(ctx.srv, `Assign ${rand(4)}`);
+    const marketer = await invited(ctx.srv, admin, 'marketer', 'Mara Marketer');
+    const medical = await invited(ctx.srv, admin, 'reviewer_medical', 'Dr. Mei Medical');
+    const legal = await invited(ctx.srv, admin, 'reviewer_legal', 'Lou Legal');
+    const product = ok(await admin.client.from('products').insert({ brand_name: 'Zelvora', isi_text: ISI }).select().single());
+    const asset = ok(await marketer.client.rpc('create_asset', { title: 'Assigned', type: 'email', audience: 'hcp', channel: 'Email', market: 'US', product_id: product.id, content_html: `<p>${ISI}</p>` }));
+    const round = ok(await marketer.client.rpc('submit_for_review', { asset_id: asset.id }));
+    const step = Object.fromEntries(round.steps.map((s) => [s.role, s]));
+
+    // 403 for anyone but an administrator, 400 on user_id for someone
+    // without the step's role; then assigned, and the assignee notified.
+    let r = await marketer.client.rpc('assign_step', { step_id: step.reviewer_medical.id, user_id: medical.uid });
+    assert.equal(r.status, 403);
+    assert.equal(r.error.code, '42501');
+    r = await admin.client.rpc('assign_step', { step_id: step.reviewer_medical.id, user_id: legal.uid });
+    assert.equal(r.status, 400);
+    assert.ok(r.error.fields.user_id, JSON.stringify(r.error));
+    const assigned = ok(await admin.client.rpc('assign_step', { step_id: step.reviewer_medical.id, user_id: medical.uid }));
+    assert.equal(assigned.claimed_by, medical.uid);
+    const notes = ok(await medical.client.from('notifications').select('kind, step_id, emailed_at').eq('kind', 'step_assigned'));
+    assert.deepEqual(notes.map((n) => [n.kind, n.step_id]), [['step_assigned', step.reviewer_medical.id]]);
+    assert.ok(notes[0].emailed_at, JSON.stringify(notes));
+
+    // The signature keeps the signer's address and user agent.
+    const out = ok(await medical.client.rpc('decide_step', { step_id: step.reviewer_medical.id, decision: 'rejected', comment: 'No.', password: medical.password }));
+    assert.equal(out.signature.client_ip, '127.0.0.1');
+    assert.ok(out.signature.user_agent.length > 0, JSON.stringify(out.signature));
+    assert.equal(ok(await marketer.client.rpc('verify_signature', { signature_id: out.signature.id })).valid, true);
+    // A decided step of a closed round: 409.
+    r = await admin.client.rpc('assign_step', { step_id: step.reviewer_legal.id, user_id: legal.uid });
+    assert.equal(r.status, 409);
+    assert.equal(r.error.code, 'PT409');
   });
 });

@@ -609,6 +609,7 @@ export type Database = {
           due_reminders: boolean
           asset_expiring: boolean
           weekly_digest: boolean
+          signing_locked: boolean
           updated_at: string
         }
         Insert: {
@@ -619,6 +620,7 @@ export type Database = {
           due_reminders?: boolean
           asset_expiring?: boolean
           weekly_digest?: boolean
+          signing_locked?: boolean
           updated_at?: string
         }
         Update: {
@@ -629,6 +631,7 @@ export type Database = {
           due_reminders?: boolean
           asset_expiring?: boolean
           weekly_digest?: boolean
+          signing_locked?: boolean
           updated_at?: string
         }
         Relationships: [
@@ -922,6 +925,7 @@ export type Database = {
           decided_at: string | null
           comment: string
           signature_id: string | null
+          overdue_at: string | null
           created_at: string
           updated_at: string
         }
@@ -944,6 +948,7 @@ export type Database = {
           decided_at?: string | null
           comment?: string
           signature_id?: string | null
+          overdue_at?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -966,6 +971,7 @@ export type Database = {
           decided_at?: string | null
           comment?: string
           signature_id?: string | null
+          overdue_at?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -1098,6 +1104,8 @@ export type Database = {
           key_id: string
           sig: string
           created_at: string
+          client_ip: string
+          user_agent: string
         }
         Insert: {
           id?: string
@@ -1116,6 +1124,8 @@ export type Database = {
           key_id?: string
           sig?: string
           created_at?: string
+          client_ip?: string
+          user_agent?: string
         }
         Update: {
           id?: string
@@ -1134,6 +1144,8 @@ export type Database = {
           key_id?: string
           sig?: string
           created_at?: string
+          client_ip?: string
+          user_agent?: string
         }
         Relationships: [
           {
@@ -1295,6 +1307,13 @@ export type Database = {
       archive_asset: {
         Args: {
           asset_id: string
+        }
+        Returns: Json
+      }
+      assign_step: {
+        Args: {
+          step_id: string
+          user_id: string
         }
         Returns: Json
       }

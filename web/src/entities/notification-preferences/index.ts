@@ -20,6 +20,7 @@ export const DEFAULT_NOTIFICATIONS: Record<NotificationKey, boolean> = {
   due_reminders: true,
   asset_expiring: true,
   weekly_digest: false,
+  signing_locked: true,
 };
 
 export const notificationKeys = {

@@ -18,19 +18,21 @@ interface Preference {
   description: string;
 }
 
-const GROUPS: { title: string; items: Preference[] }[] = [
+const GROUPS: { title: string; adminOnly?: boolean; items: Preference[] }[] = [
   {
     title: "Reviews",
     items: [
       {
         key: "review_assigned",
         label: "A review needs me",
-        description: "When content is submitted and a review step for your role is waiting for your decision.",
+        description:
+          "When a review step for your role is waiting for your decision, or an administrator assigns one to you.",
       },
       {
         key: "review_decision",
         label: "Decisions on my submissions",
-        description: "When a reviewer approves, requests changes to or rejects content you submitted.",
+        description:
+          "When a reviewer approves, requests changes to or rejects content you own or submitted, when its review round closes, and when its approval is withdrawn.",
       },
       {
         key: "comment_mention",
@@ -40,7 +42,8 @@ const GROUPS: { title: string; items: Preference[] }[] = [
       {
         key: "due_reminders",
         label: "Due-date reminders",
-        description: "A day before a review step you own is due, and when it becomes overdue.",
+        description:
+          "A day before a review step of yours is due, and when it becomes overdue (also for the steps of content you submitted).",
       },
     ],
   },
@@ -50,12 +53,23 @@ const GROUPS: { title: string; items: Preference[] }[] = [
       {
         key: "asset_expiring",
         label: "Approved content about to expire",
-        description: "30 days before an approved asset you own reaches its expiry date.",
+        description: "30 days before an approved asset you own reaches its expiry date, and when it expires.",
       },
       {
         key: "weekly_digest",
         label: "Weekly digest",
         description: "A Monday summary of your open reviews, submissions and what expires soon.",
+      },
+    ],
+  },
+  {
+    title: "Security",
+    adminOnly: true,
+    items: [
+      {
+        key: "signing_locked",
+        label: "Signing lockouts",
+        description: "When a member's electronic signing is locked after five wrong passwords or authenticator codes in a row.",
       },
     ],
   },
@@ -96,8 +110,10 @@ function PreferenceRow({
 /**
  * The member's notification e-mails: one switch per kind, each saved at
  * once to notification_preferences (the first change creates the row).
+ * Every notice stays in the app; the switches decide the e-mails. The
+ * security notices go to administrators only, so only they see that group.
  */
-export function NotificationSettings() {
+export function NotificationSettings({ admin = false }: { admin?: boolean }) {
   const prefs = useNotificationPreferences();
   const save = useSaveNotificationPreference();
   const values = prefs.data ?? { ...DEFAULT_NOTIFICATIONS, updated_at: null };
@@ -144,7 +160,7 @@ export function NotificationSettings() {
             {describeServerError(prefs.error, "Your notification preferences could not be loaded.").message}
           </p>
         ) : (
-          GROUPS.map((group) => (
+          GROUPS.filter((group) => admin || !group.adminOnly).map((group) => (
             <section key={group.title} aria-labelledby={`notify-group-${group.title}`} className="grid gap-3">
               <h3 id={`notify-group-${group.title}`} className="text-xs font-medium tracking-wide text-muted-foreground uppercase">
                 {group.title}

@@ -29,7 +29,7 @@ export function SettingsPage() {
             : "How Fairbalance keeps you informed."
         }
       />
-      <NotificationSettings />
+      <NotificationSettings admin={admin} />
       {profile.isPending ? (
         <Skeleton className="h-64 w-full rounded-xl" />
       ) : admin ? (

@@ -1,0 +1,332 @@
+package service
+
+import (
+	"crypto/ed25519"
+	"fmt"
+	"time"
+
+	"fairbalance"
+)
+
+// The demo's review history (issue 15): every demo asset that stands in
+// review, asks for changes, is approved (then perhaps expired or
+// withdrawn) or rejected got there through real rounds — submitted by the
+// demo marketer, claimed and decided by the demo reviewers with sealed
+// signatures, change requests marked done and confirmed on the next
+// version, expired by the expiry sweep's own code — back-dated over the
+// past weeks and months with a clock of the seeder's own, so the Review
+// Center, the Command Center and the asset pages show real work: rounds in
+// review with claimed and unclaimed steps (one overdue), a round closed
+// with change requests and a second round on the next version, approvals
+// with their expiry dates (one within 30 days), an expired, a withdrawn
+// and a rejected asset.
+//
+// Signing needs the instance's signature key (DataConfig.SignatureKey, set
+// by serve); a registry without it seeds the content with the statuses set
+// directly and no history.
+
+// demoHistory plays one asset's history: versions made and rounds run at
+// the times the script names. The first error stops the rest.
+type demoHistory struct {
+	s        *seeder
+	rv       *Reviews
+	a        demoAsset
+	products map[string]string
+	modules  map[string]*demoModuleRef
+	clock    time.Time
+	assetID  string
+	versions int
+	steps    map[string]string // the current round's step ids by role
+	err      error
+}
+
+// demoHistories are the scripts by asset title. Times are (days ago, hour
+// of the day UTC); each script keeps its own events in order.
+var demoHistories = map[string]func(h *demoHistory){
+	// Round 1 open on the third version: legal claimed and approved,
+	// medical claimed (active), regulatory active and unclaimed.
+	"Cardiomax launch email for cardiologists": func(h *demoHistory) {
+		h.version(0, 9, 10)
+		h.version(1, 7, 14)
+		h.version(2, 3, 9)
+		h.submit(3, 11)
+		h.claim(fairbalance.RoleReviewerLegal, 2, 9)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 2, 15, "Fair balance and the HCP disclaimer are in place.")
+		h.claim(fairbalance.RoleReviewerMedical, 1, 10)
+	},
+	// Round 1 on version 1 asked for changes; both were made in version
+	// 2 and round 2 is open on it, past its due date: medical (claimed)
+	// has still to confirm the changes and decide.
+	"Respira COPD detail aid": func(h *demoHistory) {
+		h.version(0, 16, 10)
+		h.submit(16, 11)
+		h.claim(fairbalance.RoleReviewerMedical, 15, 9)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 14, 11, "No legal concerns for the UK adaptation.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApprovedWithChanges, 14, 16, "Approved; keep the prescribing information reference on the last page.")
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionChangesRequested, 13, 10, "Two points before this can go to UK field teams.",
+			"Add the UK prescribing information reference required by the ABPI Code.",
+			"Cite the TIO-BREATHE study for the 127 mL FEV1 claim on page 1.")
+		h.version(1, 11, 9)
+		h.markDone("Added on the last page of version 2.", 1, 11, 10)
+		h.markDone("Citation added under the claim.", 1, 11, 10)
+		h.submit(11, 11)
+		h.claim(fairbalance.RoleReviewerMedical, 10, 9)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 9, 14, "Still fine legally.")
+	},
+	// Round 1 closed asking for plain language; version 2 is uploaded and
+	// one of the two changes is marked done, so it cannot go back yet.
+	"Cardiomax patient brochure": func(h *demoHistory) {
+		h.version(0, 24, 10)
+		h.submit(24, 11)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 22, 10, "Medically accurate.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 21, 15, "Patient labelling requirements met.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionChangesRequested, 20, 11, "Patients need plainer wording and a safety sentence.",
+			"Rewrite page 1 in plain language (reading age 12).",
+			"Add: Do not stop taking Cardiomax without talking to your doctor.")
+		h.version(1, 5, 16)
+		h.markDone("Page 1 rewritten in plain language.", 1, 5, 17)
+	},
+	// Changes requested in round 1, made in version 2, confirmed and
+	// approved in round 2: approved about three weeks ago.
+	"Cardiomax HCP detail aid": func(h *demoHistory) {
+		h.version(0, 40, 9)
+		h.submit(40, 10)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 38, 11, "Approved from a legal standpoint.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 38, 15, "ISI complete and prominent.")
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionChangesRequested, 37, 10, "The efficacy claim needs its primary source.",
+			"Cite the primary publication for the 38.5% LDL-C reduction.",
+			"Add the renal impairment note to the dosing page.")
+		h.version(1, 33, 14)
+		h.markDone("Primary publication cited on page 1.", 1, 33, 15)
+		h.markDone("Renal impairment note added on page 3.", 1, 33, 15)
+		h.submit(33, 16)
+		h.claim(fairbalance.RoleReviewerMedical, 32, 9)
+		h.confirmAll(fairbalance.RoleReviewerMedical, 32, 10)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 32, 11, "Both changes made; approved.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 31, 10, "Approved.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApprovedWithChanges, 30, 14, "Approved; file the final PDF with Form 2253 at first use.")
+	},
+	// Approved eleven months ago: its approval expires within 30 days.
+	"Cardiomax social post: know your LDL": func(h *demoHistory) {
+		h.version(0, 345, 9)
+		h.submit(345, 10)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 343, 10, "Accurate and balanced.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 342, 11, "ISI link present; fine for social.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 341, 15, "Approved.")
+	},
+	// Approved more than a year ago; its approval ran out and the expiry
+	// sweep expired it.
+	"Respira patient inhaler guide": func(h *demoHistory) {
+		h.version(0, 420, 9)
+		h.submit(420, 10)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 418, 10, "Steps match the instructions for use.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 417, 11, "Approved.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 416, 16, "Approved.")
+		h.expire()
+	},
+	// Changes in round 1, approved in round 2 on version 3, then
+	// withdrawn by an administrator.
+	"Living with COPD: video script": func(h *demoHistory) {
+		h.version(0, 75, 9)
+		h.version(1, 70, 11)
+		h.submit(70, 12)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 69, 10, "Approved.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 69, 14, "Approved.")
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionChangesRequested, 68, 10, "The benefit needs a substantiated claim.",
+			"Add the FEV1 claim module with its reference.")
+		h.version(2, 64, 9)
+		h.markDone("Claim module added in scene 2.", 1, 64, 10)
+		h.submit(64, 11)
+		h.confirmAll(fairbalance.RoleReviewerMedical, 63, 9)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 63, 10, "Approved.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 62, 11, "Approved.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 62, 15, "Approved.")
+		h.withdrawAsset("Replaced by the new campaign video; the FEV1 claim's reference is being updated.", 12, 10)
+	},
+	// Rejected by regulatory: the copy overstates the product.
+	"Respira social post: breathe like new": func(h *demoHistory) {
+		h.version(0, 7, 10)
+		h.submit(7, 11)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 6, 10, "No legal objection to the format.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionRejected, 5, 15,
+			"Overstated efficacy: \"breathe like you're 30 again\" and \"from the very first puff\" have no support in the label or the data on file; Respira is a maintenance treatment, not a rescue inhaler.")
+	},
+}
+
+// demoReviews is the seeder's review service: the registry's, with a clock
+// of its own to back-date the history; nil without a signature key.
+func (s *seeder) demoReviews(h *demoHistory) *Reviews {
+	if len(s.dc.data.cfg().SignatureKey) != ed25519.PrivateKeySize {
+		return nil
+	}
+	return &Reviews{reg: s.dc.data, Now: func() time.Time { return h.clock }}
+}
+
+// history plays the script of a demo asset.
+func (s *seeder) history(a demoAsset, products map[string]string, modules map[string]*demoModuleRef, script func(*demoHistory)) error {
+	h := &demoHistory{s: s, a: a, products: products, modules: modules}
+	h.rv = s.demoReviews(h)
+	script(h)
+	if h.err != nil {
+		return h.err
+	}
+	var status string
+	err := s.dc.data.store.Tx(s.ctx, func(tx fairbalance.Tx) error {
+		rows, err := readDBRows(s.ctx, tx, "assets", condEq("id", h.assetID), 1, selCol("status", fairbalance.TypeText))
+		if err == nil && len(rows) == 1 {
+			status = str(rows[0], "status")
+		}
+		return err
+	})
+	if err == nil && status != string(a.Status) {
+		err = fmt.Errorf("demo content: the history of %q left it %s, not %s", a.Title, status, a.Status)
+	}
+	return err
+}
+
+// at sets the clock to hour o'clock UTC daysAgo days before the seeding.
+func (h *demoHistory) at(daysAgo, hour int) {
+	day := h.s.now.Truncate(24 * time.Hour)
+	h.clock = day.AddDate(0, 0, -daysAgo).Add(time.Duration(hour) * time.Hour)
+}
+
+func (h *demoHistory) fail(what string, err error) {
+	if err != nil && h.err == nil {
+		h.err = fmt.Errorf("demo content: %s: %s: %w", h.a.Title, what, err)
+	}
+}
+
+// tx runs fn in a transaction of its own, unless an earlier step failed.
+func (h *demoHistory) tx(what string, fn func(tx fairbalance.Tx) error) {
+	if h.err != nil {
+		return
+	}
+	h.fail(what, h.s.dc.data.store.Tx(h.s.ctx, fn))
+}
+
+// version makes version i of the asset (the first creates the asset) and
+// dates it, and the asset when it is the first, at the clock.
+func (h *demoHistory) version(i, daysAgo, hour int) {
+	if h.err != nil {
+		return
+	}
+	h.at(daysAgo, hour)
+	id, versionID, err := h.s.addVersion(h.a, i, h.assetID, h.products, h.modules)
+	if err != nil {
+		h.fail(fmt.Sprintf("version %d", i+1), err)
+		return
+	}
+	h.assetID, h.versions = id, i+1
+	h.tx("dating its version", func(tx fairbalance.Tx) error {
+		if _, _, err := tx.Update(h.s.ctx, &fairbalance.WritePlan{Table: "asset_versions", Columns: []string{"created_at", "updated_at"},
+			Rows: []map[string]any{{"created_at": h.clock, "updated_at": h.clock}}, Where: condEq("id", versionID)}); err != nil {
+			return err
+		}
+		cols := []string{"updated_at"}
+		if i == 0 {
+			cols = append(cols, "created_at")
+		}
+		_, _, err := tx.Update(h.s.ctx, &fairbalance.WritePlan{Table: "assets", Columns: cols,
+			Rows: []map[string]any{{"created_at": h.clock, "updated_at": h.clock}}, Where: condEq("id", h.assetID)})
+		return err
+	})
+}
+
+// submit opens a round on the current version as the demo marketer.
+func (h *demoHistory) submit(daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("submit", func(tx fairbalance.Tx) error {
+		out, err := h.rv.submitForReview(h.s.ctx, tx, h.s.mkt, map[string]any{"asset_id": h.assetID})
+		if err != nil {
+			return err
+		}
+		h.steps = map[string]string{}
+		for _, st := range out.(map[string]any)["steps"].([]map[string]any) {
+			h.steps[str(st, "role")] = str(st, "id")
+		}
+		return nil
+	})
+}
+
+// claim has the demo reviewer of role claim their step of the round.
+func (h *demoHistory) claim(role string, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("claim", func(tx fairbalance.Tx) error {
+		_, err := h.rv.claimStep(h.s.ctx, tx, demoCaller(role), map[string]any{"step_id": h.steps[role]})
+		return err
+	})
+}
+
+// decide signs the demo reviewer of role's decision on their step (the
+// demo members have no password: the seeder vouches for them).
+func (h *demoHistory) decide(role string, d fairbalance.Decision, daysAgo, hour int, comment string, changes ...string) {
+	if h.err != nil {
+		return
+	}
+	h.at(daysAgo, hour)
+	_, err := h.rv.DecideSigned(h.s.ctx, demoCaller(role), DecideInput{StepID: h.steps[role], Decision: d, Comment: comment, ChangeRequests: changes})
+	h.fail("decide "+role, err)
+}
+
+// markDone marks the first n open change requests done, as the marketer.
+func (h *demoHistory) markDone(note string, n, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("mark done", func(tx fairbalance.Tx) error {
+		open, _, err := rowsOf[fairbalance.ChangeRequest](h.s.ctx, tx, ChangeRequestsTable(), and(condEq("asset_id", h.assetID), condEq("status", string(fairbalance.ChangeOpen))),
+			fairbalance.OrderTerm{Column: "created_at"}, fairbalance.OrderTerm{Column: "id"})
+		if err != nil {
+			return err
+		}
+		for _, cr := range open[:min(n, len(open))] {
+			if _, err := h.rv.markChangeDone(h.s.ctx, tx, h.s.mkt, map[string]any{"change_request_id": cr.ID, "note": note}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// confirmAll confirms every done change request of role, as its reviewer.
+func (h *demoHistory) confirmAll(role string, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("confirm", func(tx fairbalance.Tx) error {
+		done, _, err := rowsOf[fairbalance.ChangeRequest](h.s.ctx, tx, ChangeRequestsTable(), and(condEq("asset_id", h.assetID), condEq("status", string(fairbalance.ChangeDone)),
+			condEq("role", role)))
+		if err != nil {
+			return err
+		}
+		for _, cr := range done {
+			if _, err := h.rv.confirmChange(h.s.ctx, tx, demoCaller(role), map[string]any{"change_request_id": cr.ID}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// withdrawAsset withdraws the approved asset as the demo administrator.
+func (h *demoHistory) withdrawAsset(reason string, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("withdraw", func(tx fairbalance.Tx) error {
+		_, err := h.rv.withdrawAsset(h.s.ctx, tx, h.s.admin, map[string]any{"asset_id": h.assetID, "reason": reason})
+		return err
+	})
+}
+
+// expire expires the asset as the expiry sweep does, at the seeding time.
+func (h *demoHistory) expire() {
+	if h.err != nil {
+		return
+	}
+	moved, err := h.rv.expireAsset(h.s.ctx, h.assetID, h.s.now)
+	if err == nil && !moved {
+		err = fmt.Errorf("its approval has not run out")
+	}
+	h.fail("expire", err)
+}
+
+// seedsHistory reports whether the demo seeding plays the review history
+// of asset a (it has one, and the instance can sign).
+func (dc *DemoContent) seedsHistory(a demoAsset) bool {
+	return demoHistories[a.Title] != nil && len(dc.data.cfg().SignatureKey) == ed25519.PrivateKeySize
+}
