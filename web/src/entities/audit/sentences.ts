@@ -308,6 +308,8 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
   },
   review_step_activated: (ctx) => `opened the ${stepOf(ctx)} of ${assetOf(ctx)}`,
   review_step_claimed: (ctx) => `claimed the ${stepOf(ctx)} of ${assetOf(ctx)}`,
+  review_step_assigned: (ctx) => `assigned the ${stepOf(ctx)} of ${assetOf(ctx)}`,
+  review_step_overdue: (ctx) => `marked the ${stepOf(ctx)} of ${assetOf(ctx)} as overdue`,
   review_step_skipped: (ctx) => `skipped the ${stepOf(ctx)} of ${assetOf(ctx)}`,
   review_step_approved: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: approved`,
   review_step_approved_with_changes: (ctx) => `signed the ${stepOf(ctx)} of ${assetOf(ctx)}: approved with changes`,
