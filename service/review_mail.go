@@ -104,15 +104,15 @@ func noticeMailKind(n *fairbalance.Notification) mailKind {
 	if body := strings.TrimSpace(n.Body); body != "" {
 		intro += " " + body
 	}
-	action := "Open Fairbalance"
+	button := "Open Fairbalance"
 	if n.AssetID != nil {
-		action = "Open the asset"
+		button = "Open the asset"
 	}
 	return mailKind{
 		name:    "notification_" + string(n.Kind),
 		subject: oneLine(n.Title, 150),
 		intro:   intro,
-		action:  action,
+		action:  button,
 		outro:   "You receive this e-mail because of your notification preferences; change them in Fairbalance under Settings, Notifications.",
 	}
 }
