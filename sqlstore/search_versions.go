@@ -96,13 +96,10 @@ func (q *querier) rankOlderSQLite(ctx context.Context, match, orgID string, s fa
 		args = append(args, v)
 		return "?"
 	})
-	if len(exclude) > 0 {
-		filters += " AND v.asset_id NOT IN (" + strings.Repeat(", ?", len(exclude))[2:] + ")"
-		for _, id := range exclude {
-			args = append(args, id)
-		}
-	}
-	args = append(args, need)
+	// One statement text whatever the page holds: the ids as a JSON list.
+	filters += " AND v.asset_id NOT IN (SELECT value FROM json_each(?))"
+	list, _ := json.Marshal(exclude)
+	args = append(args, string(list), need)
 	rows, err := q.query(ctx, `SELECT id, asset_id, number, title, subtitle, status, r FROM (
   SELECT v.id, v.asset_id, v.number, d.title, d.subtitle, d.status, c.r,
     row_number() OVER (PARTITION BY v.asset_id ORDER BY v.number DESC) AS n
@@ -146,6 +143,10 @@ LIMIT ?`, args...)
 // olderPostgres is olderSQLite on PostgreSQL: tsq (with its arguments
 // args, numbered from $1) is the untagged query. The GIN index gives the
 // matches; up to searchCandidates of them (with the filters) are ranked.
+// Unlike the search of current content, the statement is prepared once:
+// its plan (the GIN bitmap, the only index for the match) does not depend
+// on how common the words are, and planning it again would cost a short
+// page more than running it.
 func (q *querier) olderPostgres(ctx context.Context, tsq string, args []any, orgID string, s fairbalance.SearchQuery, need int, exclude []string) ([]fairbalance.SearchHit, error) {
 	ph := func(v any) string {
 		args = append(args, v)
@@ -171,7 +172,7 @@ JOIN search_versions v ON v.id = c.id
 JOIN search_docs a ON a.kind = 'asset' AND a.ref_id = c.asset_id
 ORDER BY c.r DESC, c.id
 LIMIT ` + ph(need)
-	rows, err := q.queryPlanned(ctx, query, args...)
+	rows, err := q.query(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
