@@ -149,18 +149,20 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 	return q, nil
 }
 
-// searchTextBatch is how many PDFs RefreshSearchTexts re-indexes in one
-// transaction.
-const searchTextBatch = 50
+// searchTextBatch is how many pending PDFs RefreshSearchTexts reads at a
+// time.
+const searchTextBatch = 20
 
 // RefreshSearchTexts makes the search text (pdftext.SearchText: the pages
 // without running headers, footers and page numbers) of every PDF, asset
 // version or reference, whose index still holds its plain text: those
 // written before search left that noise out (migration 0015) and
-// references whose text changed without one. It works in transactions of
-// searchTextBatch until none is left or ctx ends, and returns how many it
-// made. The server runs it when it starts, while it serves: until a PDF's
-// turn comes, search finds it by its plain text.
+// references whose text changed without one. Each PDF is re-indexed in a
+// transaction of its own, so that the writes of people using the server
+// meanwhile wait for one PDF at most; it stops when none is left or ctx
+// ends, and returns how many it made. The server runs it when it starts,
+// while it serves: until a PDF's turn comes, search finds it by its plain
+// text.
 func RefreshSearchTexts(ctx context.Context, store fairbalance.Store) (int, error) {
 	done := 0
 	tried := map[string]bool{}
@@ -170,26 +172,22 @@ func RefreshSearchTexts(ctx context.Context, store fairbalance.Store) (int, erro
 			return done, err
 		}
 		fresh := 0
-		err = store.Tx(ctx, func(tx fairbalance.Tx) error {
-			for _, p := range pending {
-				if tried[p.Kind+" "+p.ID] {
-					continue
-				}
-				tried[p.Kind+" "+p.ID] = true
-				fresh++
-				err := tx.SetSearchText(ctx, p.Kind, p.ID, pdftext.SearchText(p.Pages))
-				if errors.Is(err, fairbalance.ErrNotFound) {
-					continue // deleted meanwhile
-				}
-				if err != nil {
-					return err
-				}
+		for _, p := range pending {
+			if tried[p.Kind+" "+p.ID] {
+				continue
+			}
+			tried[p.Kind+" "+p.ID] = true
+			fresh++
+			text := pdftext.SearchText(p.Pages)
+			err := store.Tx(ctx, func(tx fairbalance.Tx) error { return tx.SetSearchText(ctx, p.Kind, p.ID, text) })
+			switch {
+			case errors.Is(err, fairbalance.ErrNotFound):
+				// Deleted meanwhile.
+			case err != nil:
+				return done, err
+			default:
 				done++
 			}
-			return nil
-		})
-		if err != nil {
-			return done, err
 		}
 		if fresh == 0 {
 			// Set, and still listed: a store that does not keep what it
