@@ -186,3 +186,27 @@ SELECT (SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(oid)), 0) FROM rels)
 	}
 	return hits, SearchWork{Pages: after.Pages - before.Pages, Rows: after.Rows - before.Rows}, nil
 }
+
+// OpenAtForTest opens the database of o migrated up to migration most
+// only, so that a test can write data as an older server did; Migrate
+// then applies the rest, as an upgrade does.
+func OpenAtForTest(ctx context.Context, o Options, most int) (*DB, error) {
+	var db *DB
+	var err error
+	if o.DatabaseURL != "" {
+		db, err = openPostgres(o.DatabaseURL)
+	} else {
+		db, err = openSQLite(o.SQLitePath, o.SQLiteSynchronous)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrate(ctx, most); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if db.backend == "sqlite" {
+		db.startGroupCommit()
+	}
+	return db, nil
+}

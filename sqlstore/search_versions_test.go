@@ -336,3 +336,77 @@ VALUES ('r1', 'org-a', 'Study', 'Smith 2024', 'clinical_study', 'active', 'refer
 		})
 	}
 }
+
+// Migration 0015 on an instance with content: every version written
+// before gets its search text, the older ones are searched, and the PDFs
+// (file versions, references with a file) wait for the server to make
+// their search texts.
+func TestMigrationSearchesEveryVersion(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := sqlstore.OpenAtForTest(ctx, storetest.Empty(t, backend), 14)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			seedOrgs(t, db, "org-a", "org-b")
+			err = sqltest.BulkInsertAssets(ctx, db, []sqltest.BulkAsset{
+				{ID: "renamed", VersionID: "renamed-v1", OrgID: "org-a", Title: "Renamed", Type: "email", Audience: "hcp", JobCode: "JC-1", Status: "draft", Text: "Quelzarin lowers LDL."},
+				{ID: "pdf", VersionID: "pdf-v1", OrgID: "org-a", Title: "Leaflet", Type: "print", Audience: "patient", JobCode: "JC-2", Status: "draft", Text: "First draft."},
+				{ID: "theirs", VersionID: "theirs-v1", OrgID: "org-b", Title: "Theirs", Type: "email", Audience: "hcp", JobCode: "JC-1", Status: "draft", Text: "Quelzarin elsewhere."},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			addVersion(t, db, "org-a", "renamed", 2, "Cardiomax lowers LDL.", true)
+			addVersion(t, db, "org-b", "theirs", 2, "Cardiomax elsewhere.", true)
+			if err := sqltest.Exec(ctx, db, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, file_bucket, file_path, file_name, mimetype, sha256, page_count, change_note, created_by, created_at, updated_at)
+VALUES ('pdf-v2', 'org-a', 'pdf', 2, 'file', ?, ?, 'asset-files', 'org-a/x.pdf', 'x.pdf', 'application/pdf', 'x', 2, '', '', `+versionsAt+`, `+versionsAt+`)`,
+				"Header\nmyalgia\fHeader\nrare", `["Header\nmyalgia", "Header\nrare"]`); err != nil {
+				t.Fatal(err)
+			}
+			if err := sqltest.Exec(ctx, db, `UPDATE assets SET current_version_id = 'pdf-v2', current_version_number = 2 WHERE id = 'pdf'`); err != nil {
+				t.Fatal(err)
+			}
+			if err := sqltest.Exec(ctx, db, `INSERT INTO content_references (id, org_id, title, citation, kind, status, file_bucket, file_path, file_name, sha256, page_count, page_texts, plain_text, created_by, created_at, updated_at)
+VALUES ('r1', 'org-a', 'Study', 'Smith 2024', 'clinical_study', 'active', 'reference-files', 'org-a/r.pdf', 'r.pdf', 'y', 1, '["Journal\nhepatic"]', 'Journal hepatic', '', `+versionsAt+`, `+versionsAt+`)`); err != nil {
+				t.Fatal(err)
+			}
+
+			if err := db.Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			find := func(text string) string {
+				t.Helper()
+				hits, err := db.View().SearchContent(ctx, "org-a", fairbalance.SearchQuery{Text: text, Limit: 10})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return fmt.Sprint(summary(hits))
+			}
+			for q, want := range map[string]string{
+				"quelzarin": "[{renamed 1}]", "cardiomax": "[{renamed 0}]", "first draft": "[{pdf 1}]", "myalgia": "[{pdf 0}]", "elsewhere": "[]",
+			} {
+				if got := find(q); got != want {
+					t.Errorf("%q after the migration: %s, want %s", q, got, want)
+				}
+			}
+			p, err := db.View().PendingSearchTexts(ctx, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprintf("%+v", p); got != `[{Kind:version ID:pdf-v2 Pages:[Header
+myalgia Header
+rare]} {Kind:reference ID:r1 Pages:[Journal
+hepatic]}]` {
+				t.Fatalf("pending after the migration: %s", got)
+			}
+			// A version made now joins the older ones' index as before.
+			addVersion(t, db, "org-a", "renamed", 3, "Velorin lowers LDL.", true)
+			if got := find("cardiomax"); got != "[{renamed 2}]" {
+				t.Fatalf("after a new version: %s", got)
+			}
+		})
+	}
+}
