@@ -73,8 +73,10 @@ import (
 //	common-word   24, 25 → 43, 45         6.8, 10 → 15, 19
 //	no-match      0.12, 0.12 → 0.15, 0.16 0.64, 0.75 → 1.6, 1.46
 //
-// Run in one process, one after the other, SQLite's common-word took 26
-// then 29 ms at best over the same 100 000 assets (+15 % of database size).
+// The two binaries run at the same time over 100 000 assets each (so
+// under one load), SQLite's common-word took 24.7 → 27.5 ms at best and
+// 57.0 → 57.7 ms at the first quartile, brand 4.0 → 4.4 ms at best; the
+// database is 15 % larger (search_versions holds every version's text).
 func BenchmarkSearch100k(b *testing.B) {
 	n := 100_000
 	if v, err := strconv.Atoi(os.Getenv("SEARCH_BENCH_ASSETS")); err == nil && v > 0 {
