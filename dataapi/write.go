@@ -256,6 +256,16 @@ func (d *Engine) Insert(ctx context.Context, c fairbalance.Caller, table string,
 				}
 			}
 		}
+		// A merge changes the row it meets as an update does, so the
+		// table's update check sees it: a plain PATCH and an upsert follow
+		// one rule.
+		if op == "upsert" && !plan.IgnoreDuplicates && t.CheckUpdate != nil && !c.Service() {
+			for _, row := range plan.Rows {
+				if err := checkMerge(ctx, tx, c, t, plan, row); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
 		if t.Insert != nil {
 			return t.Insert(ctx, tx, c, plan)
 		}
@@ -272,6 +282,33 @@ func (d *Engine) Insert(ctx context.Context, c fairbalance.Caller, table string,
 		}
 		return project(t, rows, plan.Returning), n, nil
 	})
+}
+
+// checkMerge runs t's update check on the row that row of an upsert
+// would merge into, when there is one the caller may update (the write
+// leaves any other alone): the values are the merged columns but the
+// conflict target, which keeps its value.
+func checkMerge(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, plan *fairbalance.WritePlan, row map[string]any) error {
+	conds := []*fairbalance.Cond{plan.Where}
+	for _, k := range plan.OnConflict {
+		v := row[k]
+		if v == nil {
+			return nil // NULL conflicts with nothing
+		}
+		conds = append(conds, &fairbalance.Cond{Column: t.column(k).DBName(), Operator: "eq", Value: v})
+	}
+	where := And(conds...)
+	_, n, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: AllColumns(t)[:1], Where: where, Limit: 1})
+	if err != nil || n == 0 {
+		return err
+	}
+	values := map[string]any{}
+	for _, k := range plan.MergeColumns {
+		if !slices.Contains(plan.OnConflict, k) {
+			values[k] = row[k]
+		}
+	}
+	return t.CheckUpdate(ctx, tx, c, values, where)
 }
 
 func presentColumns(cols []string, rows []map[string]any) []string {

@@ -230,6 +230,9 @@ type preparedFile struct {
 	sha256   string
 	pages    []string
 	pageNum  int
+	// searchText is what search holds for a PDF: its pages without
+	// running headers, footers and page numbers ("" for other files).
+	searchText string
 }
 
 // preparedKey is where Prepare leaves the file for Call (clients cannot
@@ -298,7 +301,7 @@ func (ct *Content) readFile(ctx context.Context, c fairbalance.Caller, bucket, p
 		if err != nil {
 			return nil, raise(err.Error())
 		}
-		f.pages, f.pageNum = doc.Pages, len(doc.Pages)
+		f.pages, f.pageNum, f.searchText = doc.Pages, len(doc.Pages), doc.SearchText()
 	}
 	return f, nil
 }
@@ -359,6 +362,13 @@ func (ct *Content) newVersion(ctx context.Context, tx fairbalance.Tx, c fairbala
 	row, err := insertRow(ctx, tx, AssetVersionsTable(), v)
 	if err != nil {
 		return nil, err
+	}
+	// The version keeps every extracted line; search leaves out a PDF's
+	// running headers and footers, which would fill its snippets.
+	if in.file != nil && in.file.mimetype == "application/pdf" {
+		if err := tx.SetSearchText(ctx, fairbalance.SearchTextVersion, id, in.file.searchText); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range modules {
 		if _, _, err := tx.Insert(ctx, &fairbalance.WritePlan{Table: "version_modules", Columns: []string{"version_id", "module_id", "asset_id", "org_id", "created_at"},
@@ -700,6 +710,9 @@ func (ct *Content) attachReferenceFile(ctx context.Context, tx fairbalance.Tx, c
 		"file_bucket": o.BucketID, "file_path": o.Name, "file_name": name, "sha256": f.sha256, "page_count": int64(f.pageNum),
 		"page_texts": string(mustRaw(f.pages)), "plain_text": strings.Join(f.pages, "\f"), "updated_at": ct.Now()}, nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := tx.SetSearchText(ctx, fairbalance.SearchTextReference, str(ref, "id"), f.searchText); err != nil {
 		return nil, err
 	}
 	brief := func(r map[string]any) map[string]any {

@@ -21,7 +21,9 @@ import (
 // reviewers and viewers only read. Claims and modules are pre-approved
 // content, so their status is a decision: marketers author drafts, only
 // reviewers and administrators set any other status (and reviewers change
-// nothing else), see contentStatusRule. Assets and their versions change
+// nothing else), see contentStatusRule, on every write: an upsert's merge
+// follows the update's rule. Decided claims and modules stay on record:
+// only administrators delete them (contentDeleteRule). Assets and their versions change
 // through the content functions (content.go), which keep a version and its
 // asset consistent; versions are insert-only.
 
@@ -355,7 +357,45 @@ const (
 	// MsgReviewerEdits refuses a reviewer's change to anything but the
 	// status and expiry date: reviewers decide content, they do not author it.
 	MsgReviewerEdits = "Reviewers change only the status and expiry date of a %s; its authors edit the rest."
+	// MsgDecidedDelete refuses a delete, by an author who is not an
+	// administrator, of a claim or module no longer in draft.
+	MsgDecidedDelete = "The %s is %s and stays on record; only an administrator may delete it."
 )
+
+// contentDeleteRule is the status rule of a delete of claims or modules
+// (table, what names one): a decided one (approved, expired, withdrawn,
+// retired) stays on record, so authors delete drafts only; owners and
+// admins, who may write and decide content alike (product.md section 2),
+// delete in any status. Reviewers and viewers delete nothing (CanDelete).
+func contentDeleteRule(table, what, draft string) func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+	return func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+		if c.IsAdmin() {
+			return nil
+		}
+		rows, err := readDBRows(ctx, tx, table, where, 0, selCol("status", fairbalance.TypeText))
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if from := str(r, "status"); from != draft {
+				return denied(c, fmt.Sprintf(MsgDecidedDelete, what, from))
+			}
+		}
+		return nil
+	}
+}
+
+// checkAll runs the delete checks in order, stopping at the first refusal.
+func checkAll(checks ...func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error) func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+	return func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+		for _, check := range checks {
+			if err := check(ctx, tx, c, where); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
 
 // writesOrDecidesContent is who may update claims and modules: their
 // authors (Caller.WritesContent) and those who decide their status
@@ -708,7 +748,8 @@ func ClaimsTable() *TableSpec {
 			return firstError(checkClaim(fieldCheck{table: "claims", row: values}), orgRef(ctx, tx, c, "claims", values, "product_id", "products", "product"),
 				statusMove(ctx, tx, "claims", "claim", fairbalance.ClaimTransitions, values, where))
 		},
-		CheckDelete:  refusedWhileUsed("claims", []string{"modules"}, "claim_id", "A module is built on this claim; retire or delete the module first."),
+		CheckDelete: checkAll(contentDeleteRule("claims", "claim", string(fairbalance.ClaimDraft)),
+			refusedWhileUsed("claims", []string{"modules"}, "claim_id", "A module is built on this claim; retire or delete the module first.")),
 		AuditActions: auditActions("claim"),
 	}
 }
@@ -842,7 +883,8 @@ func ModulesTable() *TableSpec {
 				orgRef(ctx, tx, c, "modules", values, "product_id", "products", "product"),
 				statusMove(ctx, tx, "modules", "module", fairbalance.ModuleTransitions, values, where))
 		},
-		CheckDelete:  refusedWhileUsed("modules", []string{"version_modules"}, "module_id", "Asset versions contain this module; retire it instead."),
+		CheckDelete: checkAll(contentDeleteRule("modules", "module", string(fairbalance.ModuleDraft)),
+			refusedWhileUsed("modules", []string{"version_modules"}, "module_id", "Asset versions contain this module; retire it instead.")),
 		AuditActions: auditActions("module"),
 	}
 }

@@ -2,12 +2,15 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"fairbalance"
+	"fairbalance/pdftext"
 )
 
 // msgEmptySearch refuses a blank search, as the contract words it.
@@ -39,8 +42,11 @@ func (d *Registry) searchFunctions() []*FunctionSpec {
 		{
 			// search_content({query, kinds?, status?, type?, product_id?,
 			// owner_id?, market?, limit?}): ranked full-text search over the
-			// caller's organisation's assets, claims, modules and references,
-			// with snippets whose matches are wrapped in U+E000 … U+E001.
+			// caller's organisation's assets (title, job code and every
+			// version: matches in current content first, then assets found
+			// only in an older version, whose hit names it in "version"),
+			// claims, modules and references, with snippets whose matches
+			// are wrapped in U+E000 … U+E001.
 			Name: "search_content", ReadOnly: true,
 			Args: []string{"query", "kinds", "status", "type", "product_id", "owner_id", "market", "limit"},
 			Call: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, args map[string]any) (any, error) {
@@ -141,4 +147,52 @@ func searchQuery(args map[string]any) (fairbalance.SearchQuery, error) {
 		return q, raise("limit must be a whole number from 1 to 100.")
 	}
 	return q, nil
+}
+
+// searchTextBatch is how many pending PDFs RefreshSearchTexts reads at a
+// time.
+const searchTextBatch = 20
+
+// RefreshSearchTexts makes the search text (pdftext.SearchText: the pages
+// without running headers, footers and page numbers) of every PDF, asset
+// version or reference, whose index still holds its plain text: those
+// written before search left that noise out (migration 0015) and
+// references whose text changed without one. Each PDF is re-indexed in a
+// transaction of its own, so that the writes of people using the server
+// meanwhile wait for one PDF at most; it stops when none is left or ctx
+// ends, and returns how many it made. The server runs it when it starts,
+// while it serves: until a PDF's turn comes, search finds it by its plain
+// text.
+func RefreshSearchTexts(ctx context.Context, store fairbalance.Store) (int, error) {
+	done := 0
+	tried := map[string]bool{}
+	for {
+		pending, err := store.View().PendingSearchTexts(ctx, searchTextBatch)
+		if err != nil || len(pending) == 0 {
+			return done, err
+		}
+		fresh := 0
+		for _, p := range pending {
+			if tried[p.Kind+" "+p.ID] {
+				continue
+			}
+			tried[p.Kind+" "+p.ID] = true
+			fresh++
+			text := pdftext.SearchText(p.Pages)
+			err := store.Tx(ctx, func(tx fairbalance.Tx) error { return tx.SetSearchText(ctx, p.Kind, p.ID, text) })
+			switch {
+			case errors.Is(err, fairbalance.ErrNotFound):
+				// Deleted meanwhile.
+			case err != nil:
+				return done, err
+			default:
+				done++
+			}
+		}
+		if fresh == 0 {
+			// Set, and still listed: a store that does not keep what it
+			// is given must not keep this loop going.
+			return done, fmt.Errorf("service: %d search texts stay pending once made", len(pending))
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -201,7 +202,10 @@ func (db *DB) write() *querier      { return &querier{pool: db.writer, stmts: &d
 
 // Migrate applies the embedded migrations that have not been applied yet,
 // each in its own transaction, recording them in schema_migrations.
-func (db *DB) Migrate(ctx context.Context) error {
+func (db *DB) Migrate(ctx context.Context) error { return db.migrate(ctx, math.MaxInt) }
+
+// migrate is Migrate up to migration number most.
+func (db *DB) migrate(ctx context.Context, most int) error {
 	dir := "migrations/" + db.backend
 	entries, err := fs.ReadDir(migrationsFS, dir)
 	if err != nil {
@@ -238,7 +242,7 @@ func (db *DB) Migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("sqlstore: migration %s: name must start with a number", name)
 		}
-		if v <= level {
+		if v <= level || v > most {
 			continue
 		}
 		body, err := migrationsFS.ReadFile(dir + "/" + name)

@@ -98,12 +98,13 @@ func (db *DB) RunMigrationForTest(ctx context.Context, v int) error {
 type SearchWork struct {
 	// Pages counts the database pages the search asked for, whether
 	// cached or read: on SQLite every page of the connection (the FTS5
-	// index's, search_docs', search_orgs'), on PostgreSQL every buffer of
-	// search_docs, of its TOAST table and of their indexes.
+	// indexes', search_docs', search_versions', search_orgs'), on
+	// PostgreSQL every buffer of search_docs and search_versions, of their
+	// TOAST tables and of their indexes.
 	Pages int64
-	// Rows counts the rows of search_docs read on PostgreSQL (fetched
-	// through an index or returned by a scan); 0 on SQLite, whose FTS5
-	// work shows in Pages.
+	// Rows counts the rows of search_docs and search_versions read on
+	// PostgreSQL (fetched through an index or returned by a scan); 0 on
+	// SQLite, whose FTS5 work shows in Pages.
 	Rows int64
 }
 
@@ -163,13 +164,15 @@ func (db *DB) SearchWorkForTest(ctx context.Context, orgID string, q fairbalance
 	// transaction did so far.
 	counters := func() (SearchWork, error) {
 		var c SearchWork
-		err := tx.QueryRowContext(ctx, `WITH rels AS (
-  SELECT 'search_docs'::regclass::oid AS oid
-  UNION ALL SELECT reltoastrelid FROM pg_class WHERE oid = 'search_docs'::regclass AND reltoastrelid <> 0
-  UNION ALL SELECT indexrelid FROM pg_index WHERE indrelid IN ('search_docs'::regclass,
-    (SELECT reltoastrelid FROM pg_class WHERE oid = 'search_docs'::regclass)))
+		err := tx.QueryRowContext(ctx, `WITH tables AS (
+  SELECT 'search_docs'::regclass::oid AS oid UNION ALL SELECT 'search_versions'::regclass::oid),
+rels AS (
+  SELECT oid FROM tables
+  UNION ALL SELECT reltoastrelid FROM pg_class WHERE oid IN (SELECT oid FROM tables) AND reltoastrelid <> 0
+  UNION ALL SELECT indexrelid FROM pg_index WHERE indrelid IN (SELECT oid FROM tables
+    UNION ALL SELECT reltoastrelid FROM pg_class WHERE oid IN (SELECT oid FROM tables)))
 SELECT (SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(oid)), 0) FROM rels)::bigint,
-  (pg_stat_get_xact_tuples_fetched('search_docs'::regclass) + pg_stat_get_xact_tuples_returned('search_docs'::regclass))::bigint`).Scan(&c.Pages, &c.Rows)
+  (SELECT sum(pg_stat_get_xact_tuples_fetched(oid) + pg_stat_get_xact_tuples_returned(oid)) FROM tables)::bigint`).Scan(&c.Pages, &c.Rows)
 		return c, err
 	}
 	before, err := counters()
@@ -185,4 +188,28 @@ SELECT (SELECT coalesce(sum(pg_stat_get_xact_blocks_fetched(oid)), 0) FROM rels)
 		return nil, w, err
 	}
 	return hits, SearchWork{Pages: after.Pages - before.Pages, Rows: after.Rows - before.Rows}, nil
+}
+
+// OpenAtForTest opens the database of o migrated up to migration most
+// only, so that a test can write data as an older server did; Migrate
+// then applies the rest, as an upgrade does.
+func OpenAtForTest(ctx context.Context, o Options, most int) (*DB, error) {
+	var db *DB
+	var err error
+	if o.DatabaseURL != "" {
+		db, err = openPostgres(o.DatabaseURL)
+	} else {
+		db, err = openSQLite(o.SQLitePath, o.SQLiteSynchronous)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.migrate(ctx, most); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if db.backend == "sqlite" {
+		db.startGroupCommit()
+	}
+	return db, nil
 }

@@ -9,8 +9,6 @@ import (
 	"unicode"
 
 	"fairbalance"
-
-	"github.com/jackc/pgx/v5"
 )
 
 var _ fairbalance.SearchStore = (*querier)(nil)
@@ -175,17 +173,9 @@ ORDER BY t.r DESC, d.id`
 	} else {
 		return q.searchSQLite(ctx, orgID, s, terms, limit)
 	}
-	// Planned for each search (an unnamed statement): a cached generic
-	// plan cannot know how common the words are, and picks badly.
-	var rows *sql.Rows
-	var err error
-	if q.tx != nil {
-		rows, err = q.tx.QueryContext(ctx, query, append([]any{pgx.QueryExecModeExec}, args...)...)
-	} else {
-		rows, err = q.pool.QueryContext(ctx, query, append([]any{pgx.QueryExecModeExec}, args...)...)
-	}
+	rows, err := q.queryPlanned(ctx, query, args...)
 	if err != nil {
-		return nil, translate(err)
+		return nil, err
 	}
 	defer rows.Close()
 	out := []fairbalance.SearchHit{}
@@ -200,7 +190,19 @@ ORDER BY t.r DESC, d.id`
 		}
 		out = append(out, h)
 	}
-	return out, translate(rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, translate(err)
+	}
+	rows.Close()
+	if len(out) < limit && wantsAssets(s.Kinds) {
+		tsq, targs := pgTSQuery(terms, 1)
+		older, err := q.olderPostgres(ctx, tsq, targs, orgID, s, limit-len(out), assetIDs(out))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, older...)
+	}
+	return out, nil
 }
 
 // searchCandidates caps the matches ranked: a word in most documents
@@ -241,7 +243,7 @@ func (q *querier) searchSQLite(ctx context.Context, orgID string, s fairbalance.
 		}
 	}
 	if len(ids) == 0 {
-		return out, nil
+		return q.withOlderSQLite(ctx, match, orgID, s, limit, out)
 	}
 	// One pass of the match over the page's rowid range: a plain
 	// "rowid IN" would run the match (and its prefix merge) once per row;
@@ -279,7 +281,20 @@ FROM search_fts WHERE search_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowi
 	for i := range out {
 		out[i].Snippet = tidySnippet(snippets[ids[i].(int64)])
 	}
-	return out, nil
+	return q.withOlderSQLite(ctx, match, orgID, s, limit, out)
+}
+
+// withOlderSQLite completes a page of current matches that is short with
+// the assets found only in older versions.
+func (q *querier) withOlderSQLite(ctx context.Context, match, orgID string, s fairbalance.SearchQuery, limit int, out []fairbalance.SearchHit) ([]fairbalance.SearchHit, error) {
+	if len(out) >= limit || !wantsAssets(s.Kinds) {
+		return out, nil
+	}
+	older, err := q.olderSQLite(ctx, match, orgID, s, limit-len(out), assetIDs(out))
+	if err != nil {
+		return nil, err
+	}
+	return append(out, older...), nil
 }
 
 // rankSQLite returns the best limit matches among the newest candidates

@@ -76,20 +76,29 @@ func TestSearchStore(t *testing.T) {
 					t.Errorf("%q: %v", q, err)
 				}
 			}
-			// A new current version replaces the indexed text.
+			// A new current version replaces the current text; every
+			// version stays searchable, a version that is not current
+			// found as such (issue 14).
 			err = sqltest.Exec(ctx, db, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, sha256, page_count, change_note, created_by, created_at, updated_at)
 VALUES ('v-1b', 'org-a', 'asset-1', 2, 'authored', 'Rewritten with bronchodilator wording.', '[]', 'x', 1, 'second', '', '2026-01-01 00:00:00+00:00', '2026-01-01 00:00:00+00:00')`)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(find("bronchodilator")) != 0 {
-				t.Fatal("a version that is not current was indexed")
+			if hits := find("bronchodilator"); len(hits) != 1 || hits[0].ID != "asset-1" || hits[0].Version != 2 {
+				t.Fatalf("a version that is not current: %+v", hits)
+			}
+			if hits := find("tiotrazole"); len(hits) != 1 || hits[0].Version != 0 {
+				t.Fatalf("the current version: %+v", hits)
 			}
 			if err := sqltest.Exec(ctx, db, `UPDATE assets SET current_version_id = 'v-1b', current_version_number = 2 WHERE id = 'asset-1'`); err != nil {
 				t.Fatal(err)
 			}
-			if len(find("bronchodilator")) != 1 || len(find("tiotrazole")) != 0 {
-				t.Fatal("the current version's text is not the indexed one")
+			if hits := find("bronchodilator"); len(hits) != 1 || hits[0].Version != 0 {
+				t.Fatalf("the current version's text is not the current one: %+v", hits)
+			}
+			if hits := find("tiotrazole"); len(hits) != 1 || hits[0].ID != "asset-1" || hits[0].Version != 1 ||
+				!strings.Contains(hits[0].Snippet, fairbalance.SnippetStart+"Tiotrazole"+fairbalance.SnippetEnd) {
+				t.Fatalf("the former version: %+v", hits)
 			}
 
 			// Past the candidate cap (the newest matches, of every
@@ -253,7 +262,19 @@ func seedScope(t *testing.T, db *sqlstore.DB, big int, word string) {
 			t.Fatal(err)
 		}
 	}
+	// Every asset of org-big has a second, current version: the word is
+	// in the index of older versions too.
+	if err := sqltest.Exec(ctx, db, `INSERT INTO asset_versions (id, org_id, asset_id, number, kind, plain_text, page_texts, sha256, page_count, change_note, created_by, created_at, updated_at)
+SELECT id || '-v2', org_id, id, 2, 'authored', 'revised ' || title || ' with ' || ?, '[]', 'x', 1, '', '', created_at, updated_at FROM assets WHERE org_id = 'org-big'`, word); err != nil {
+		t.Fatal(err)
+	}
+	if err := sqltest.Exec(ctx, db, `UPDATE assets SET current_version_id = id || '-v2', current_version_number = 2 WHERE org_id = 'org-big'`); err != nil {
+		t.Fatal(err)
+	}
 	if db.Backend() == "postgres" {
+		if err := sqltest.Exec(ctx, db, "VACUUM ANALYZE search_versions"); err != nil {
+			t.Fatal(err)
+		}
 		if err := sqltest.Exec(ctx, db, "VACUUM ANALYZE search_docs"); err != nil {
 			t.Fatal(err)
 		}

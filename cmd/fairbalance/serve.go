@@ -155,6 +155,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// drained and before the database closes: the shutdown checkpoint.
 	wg.Add(1)
 	go func() { defer wg.Done(); sealer.Run(bg) }()
+	// PDFs indexed before search left out running headers and footers are
+	// re-indexed while the server serves.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		n, err := service.RefreshSearchTexts(bg, db)
+		if err != nil && bg.Err() == nil {
+			log.Error("re-indexing PDF search texts", "err", err, "done", n)
+		} else if n > 0 {
+			log.Info("re-indexed PDF search texts", "pdfs", n)
+		}
+	}()
 
 	if created {
 		fmt.Fprintf(stdout, "New keys were generated in %s (keep this file private).\n", filepath.Join(c.DataDir, auth.KeysFileName))

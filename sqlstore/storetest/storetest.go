@@ -53,21 +53,33 @@ func OpenPair(t testing.TB, backend string) (*sqlstore.DB, *sqlstore.DB) {
 // open returns a fresh store and the options that open it.
 func open(t testing.TB, backend string) (*sqlstore.DB, sqlstore.Options) {
 	t.Helper()
-	ctx := context.Background()
+	o := Empty(t, backend)
+	db, err := sqlstore.Open(context.Background(), o)
+	if err != nil {
+		t.Fatalf("open %s: %v", backend, err)
+	}
+	// Registered after Empty's cleanup, so it runs first: the store is
+	// closed before its schema goes.
+	t.Cleanup(func() { db.Close() })
+	return db, o
+}
+
+// Empty returns the options that open an empty database of the given
+// backend: a file in a temporary directory, or on PostgreSQL a schema of
+// its own, dropped when the test ends (close what opens it in a cleanup
+// registered later). Tests that open a database themselves use it, to
+// write data at an earlier migration for instance.
+func Empty(t testing.TB, backend string) sqlstore.Options {
+	t.Helper()
 	switch backend {
 	case "sqlite":
-		o := sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "test.db")}
-		db, err := sqlstore.Open(ctx, o)
-		if err != nil {
-			t.Fatalf("open sqlite: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db, o
+		return sqlstore.Options{SQLitePath: filepath.Join(t.TempDir(), "test.db")}
 	case "postgres":
 		base := os.Getenv("TEST_DATABASE_URL")
 		if base == "" {
 			t.Skip("TEST_DATABASE_URL not set")
 		}
+		ctx := context.Background()
 		b := make([]byte, 6)
 		_, _ = rand.Read(b)
 		schema := "t_" + hex.EncodeToString(b)
@@ -79,6 +91,10 @@ func open(t testing.TB, backend string) (*sqlstore.DB, sqlstore.Options) {
 			admin.Close()
 			t.Fatalf("create schema: %v", err)
 		}
+		t.Cleanup(func() {
+			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
+			admin.Close()
+		})
 		u, err := url.Parse(base)
 		if err != nil {
 			t.Fatal(err)
@@ -86,18 +102,8 @@ func open(t testing.TB, backend string) (*sqlstore.DB, sqlstore.Options) {
 		q := u.Query()
 		q.Set("search_path", schema)
 		u.RawQuery = q.Encode()
-		o := sqlstore.Options{DatabaseURL: u.String()}
-		db, err := sqlstore.Open(ctx, o)
-		if err != nil {
-			t.Fatalf("open postgres: %v", err)
-		}
-		t.Cleanup(func() {
-			db.Close()
-			_, _ = admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-			admin.Close()
-		})
-		return db, o
+		return sqlstore.Options{DatabaseURL: u.String()}
 	}
 	t.Fatalf("unknown backend %q", backend)
-	return nil, sqlstore.Options{}
+	return sqlstore.Options{}
 }

@@ -34,6 +34,8 @@ export interface SearchResult {
   snippet: string;
   rank: number;
   asset_id?: string | null;
+  /** For an asset found only in an older version: that version's number (absent when the match is in current content). */
+  version?: number | null;
 }
 
 export interface SearchAnswer {

@@ -209,7 +209,11 @@ function AssetSearch({ query, filters }: Props) {
   return <SearchResults query={query} search={search} what="assets" />;
 }
 
-/** Ranked search matches with highlighted snippets; `onSelect` opens a non-asset match. */
+/**
+ * Ranked search matches with highlighted snippets; `onSelect` opens a
+ * non-asset match. An asset found only in an older version says which one
+ * and opens at it.
+ */
 export function SearchResults({
   query,
   search,
@@ -251,6 +255,9 @@ export function SearchResults({
                   <ChevronRight aria-hidden="true" className="size-4 text-muted-foreground" />
                 </span>
               </div>
+              {r.version ? (
+                <p className="mt-2 text-xs font-medium text-muted-foreground">Found in v{r.version}, an earlier version</p>
+              ) : null}
               {r.snippet ? <Snippet text={r.snippet} className="mt-2 line-clamp-3" /> : null}
             </>
           );
@@ -260,7 +267,7 @@ export function SearchResults({
           return (
             <li key={`${r.kind}:${r.id}`}>
               {assetId && !onSelect ? (
-                <Link to={`/assets/${assetId}`} className={cls}>
+                <Link to={r.version ? `/assets/${assetId}?v=${r.version}` : `/assets/${assetId}`} className={cls}>
                   {body}
                 </Link>
               ) : (
