@@ -25,7 +25,7 @@ func (o outcome) String() string {
 }
 
 // byRole is an outcome per role: owner, admin, marketer, each reviewer, viewer.
-func byRole(owner, admin, marketer, reviewer, viewer outcome) map[string]outcome {
+func statusByRole(owner, admin, marketer, reviewer, viewer outcome) map[string]outcome {
 	return map[string]outcome{
 		fairbalance.RoleOwner: owner, fairbalance.RoleAdmin: admin, fairbalance.RoleMarketer: marketer,
 		fairbalance.RoleReviewerMedical: reviewer, fairbalance.RoleReviewerLegal: reviewer, fairbalance.RoleReviewerRegulatory: reviewer,
@@ -118,7 +118,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: textIs,
 			// The id is the server's: nobody names an existing row.
-			want: func(string) map[string]outcome { return byRole(refused, refused, refused, refused, refused) },
+			want: func(string) map[string]outcome { return statusByRole(refused, refused, refused, refused, refused) },
 		},
 		{
 			name: "DELETE",
@@ -128,7 +128,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: func(_ table, row map[string]any, _ string) bool { return row == nil },
 			want: func(from string) map[string]outcome {
-				return decided(from, byRole(allowed, allowed, allowed, refused, refused), byRole(allowed, allowed, refused, refused, refused))
+				return decided(from, statusByRole(allowed, allowed, allowed, refused, refused), statusByRole(allowed, allowed, refused, refused, refused))
 			},
 		},
 		{
@@ -139,7 +139,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: textIs,
 			want: func(from string) map[string]outcome {
-				return decided(from, byRole(allowed, allowed, allowed, refused, refused), byRole(allowed, allowed, refused, refused, refused))
+				return decided(from, statusByRole(allowed, allowed, allowed, refused, refused), statusByRole(allowed, allowed, refused, refused, refused))
 			},
 		},
 		{
@@ -149,7 +149,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: textIs,
 			want: func(from string) map[string]outcome {
-				return decided(from, byRole(allowed, allowed, allowed, refused, refused), byRole(allowed, allowed, refused, refused, refused))
+				return decided(from, statusByRole(allowed, allowed, allowed, refused, refused), statusByRole(allowed, allowed, refused, refused, refused))
 			},
 		},
 		{
@@ -159,7 +159,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: textIs,
 			want: func(from string) map[string]outcome {
-				return decided(from, byRole(allowed, allowed, allowed, refused, refused), byRole(illegal, illegal, refused, refused, refused))
+				return decided(from, statusByRole(allowed, allowed, allowed, refused, refused), statusByRole(illegal, illegal, refused, refused, refused))
 			},
 		},
 		{
@@ -170,7 +170,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			done: func(_ table, row map[string]any, _ string) bool { return row != nil && row["status"] == "draft" },
 			want: func(from string) map[string]outcome {
-				return decided(from, byRole(allowed, allowed, allowed, allowed, refused), byRole(illegal, illegal, refused, illegal, refused))
+				return decided(from, statusByRole(allowed, allowed, allowed, allowed, refused), statusByRole(illegal, illegal, refused, illegal, refused))
 			},
 		},
 		{
@@ -182,11 +182,11 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			want: func(from string) map[string]outcome {
 				switch from {
 				case "draft", "expired":
-					return byRole(allowed, allowed, refused, refused, refused)
+					return statusByRole(allowed, allowed, refused, refused, refused)
 				case "approved":
-					return byRole(allowed, allowed, refused, refused, refused)
+					return statusByRole(allowed, allowed, refused, refused, refused)
 				}
-				return byRole(illegal, illegal, refused, refused, refused) // withdrawn, retired: final
+				return statusByRole(illegal, illegal, refused, refused, refused) // withdrawn, retired: final
 			},
 		},
 		{
@@ -196,7 +196,7 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 			},
 			// The row exists, so nothing is written.
 			done:      func(table, map[string]any, string) bool { return false },
-			want:      func(string) map[string]outcome { return byRole(allowed, allowed, allowed, refused, refused) },
+			want:      func(string) map[string]outcome { return statusByRole(allowed, allowed, allowed, refused, refused) },
 			unchanged: true,
 		},
 	}
