@@ -45,7 +45,7 @@ export function AuditEntrySheet({
       <SheetContent side="right" className="w-full gap-0 overflow-y-auto sm:max-w-2xl">
         <div className="grid gap-1 border-b px-5 py-4 pr-12 sm:px-6">
           <SheetTitle className="text-lg leading-7 font-semibold">{entryId !== null ? `Audit entry #${entryId}` : "Audit entry"}</SheetTitle>
-          <SheetDescription className="text-sm text-muted-foreground">
+          <SheetDescription className="text-sm text-muted-foreground wrap-anywhere">
             {entry ? `${entry.action} · ${formatLocalDateTime(entry.created_at)}` : "Loading the entry…"}
           </SheetDescription>
         </div>
@@ -73,7 +73,7 @@ export function AuditEntrySheet({
               </h3>
               <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]">
                 <Row term="Action">
-                  <Badge variant={actionVariant(entry.action)} className="font-mono">
+                  <Badge variant={actionVariant(entry.action)} className="max-w-full font-mono whitespace-normal wrap-anywhere">
                     {entry.action}
                   </Badge>
                 </Row>
@@ -158,7 +158,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
       <dt className="text-muted-foreground">{term}</dt>
-      <dd className="min-w-0">{children}</dd>
+      <dd className="min-w-0 wrap-anywhere">{children}</dd>
     </>
   );
 }

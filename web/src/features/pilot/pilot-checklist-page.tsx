@@ -136,7 +136,7 @@ function StepItem({ step, n, isNext }: { step: PilotStep; n: number; isNext: boo
             <span className="sr-only">Step {n}: </span>
             {step.title}
           </p>
-          {step.detail ? <p className="text-sm leading-6 text-muted-foreground">{step.detail}</p> : null}
+          {step.detail ? <p className="text-sm leading-6 text-muted-foreground wrap-anywhere">{step.detail}</p> : null}
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-3 pl-8 sm:pl-0">
