@@ -312,6 +312,8 @@ interface Visit {
   then?: (page: Page) => Promise<void>;
 }
 
+/** The Hub's assets: a list on a phone, a table on a wider screen. */
+const assetList = (page: Page) => page.getByRole("list", { name: "Assets" }).or(page.getByRole("table", { name: "Assets" }));
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { level: 1, name });
 
 /**
@@ -419,7 +421,7 @@ const VISITS: Record<RoutePath, Visit[]> = {
     },
   ],
   "/content": [
-    { name: "Content Hub, assets", who: "admin", url: () => "/content", ready: (p) => p.getByRole("list", { name: "Assets" }) },
+    { name: "Content Hub, assets", who: "admin", url: () => "/content", ready: assetList },
     {
       name: "Content Hub, filters open",
       who: "admin",
@@ -476,7 +478,7 @@ const VISITS: Record<RoutePath, Visit[]> = {
       ready: (p) => p.getByRole("dialog", { name: "New asset" }),
     },
   ],
-  "/content-hub": [{ name: "Content Hub (second path)", who: "admin", url: () => "/content-hub", ready: (p) => p.getByRole("list", { name: "Assets" }) }],
+  "/content-hub": [{ name: "Content Hub (second path)", who: "admin", url: () => "/content-hub", ready: assetList }],
   "/assets/:id": [
     { name: "Asset, written version", who: "admin", url: () => `/assets/${world.assetId}`, ready: (p) => p.getByTestId("authored-content") },
     {
@@ -576,6 +578,24 @@ test("every route of the router has a visit", () => {
   expect(Object.keys(VISITS).sort()).toEqual([...ROUTE_PATHS].sort());
 });
 
+/** Opens the visit's screen as its member and waits until it has its data. */
+async function open(page: Page, server: Server, visit: Visit): Promise<void> {
+  const member = { admin: world.admin, "new-admin": world.newAdmin, stray: world.stray, "signed-out": null }[visit.who];
+  if (member) await signInFast(page, server, { email: member.email, password: PASSWORD });
+  await page.goto(visit.url());
+  await expect(visit.ready(page)).toBeVisible();
+  await settled(page);
+  await visit.then?.(page);
+  await settled(page);
+}
+
+/** The visit of `path` called `name`. */
+function visitNamed(path: RoutePath, name: string): Visit {
+  const visit = VISITS[path].find((v) => v.name === name);
+  if (!visit) throw new Error(`no visit "${name}" of ${path}`);
+  return visit;
+}
+
 test.describe("no sideways scrolling at 390 px with long data", () => {
   test.use({ viewport: PHONE });
 
@@ -584,16 +604,39 @@ test.describe("no sideways scrolling at 390 px with long data", () => {
     world = await seed(server);
   });
 
+  test("screenshots of screens with long data at 390 and 1440 px, neither wider than the window", async ({ browser, server }) => {
+    test.setTimeout(300_000);
+    const shots: [string, RoutePath, string][] = [
+      ["command-center", "/", "Command Center"],
+      ["asset", "/assets/:id", "Asset, written version"],
+      ["asset-versions", "/assets/:id", "Asset, version history"],
+      ["asset-pdf", "/assets/:id", "Asset, uploaded PDF"],
+      ["hub-assets", "/content", "Content Hub, assets"],
+      ["claim", "/content", "Content Hub, a claim with its linked passage"],
+      ["audit-entry", "/audit-log", "Audit Log, an entry with long values open"],
+      ["users", "/users", "Users"],
+      ["account", "/account", "Account"],
+      ["profile", "/account/profile", "Profile"],
+      ["settings", "/settings", "Settings"],
+      ["diagnostics", "/diagnostics", "Diagnostics"],
+    ];
+    for (const width of [PHONE.width, 1440]) {
+      for (const [file, path, name] of shots) {
+        // A page of its own per screen: signing in is once per tab.
+        const page = await browser.newPage({ baseURL: server.url, viewport: { width, height: width === PHONE.width ? PHONE.height : 900 } });
+        const visit = visitNamed(path, name);
+        await open(page, server, visit);
+        await expectNoSidewaysScroll(page);
+        await page.screenshot({ path: `${SHOTS}/${file}-${width}.png`, fullPage: !visit.then });
+        await page.close();
+      }
+    }
+  });
+
   for (const path of ROUTE_PATHS) {
     for (const visit of VISITS[path]) {
       test(`${path}: ${visit.name}`, async ({ page, server }) => {
-        const member = { admin: world.admin, "new-admin": world.newAdmin, stray: world.stray, "signed-out": null }[visit.who];
-        if (member) await signInFast(page, server, { email: member.email, password: PASSWORD });
-        await page.goto(visit.url());
-        await expect(visit.ready(page)).toBeVisible();
-        await settled(page);
-        await visit.then?.(page);
-        await settled(page);
+        await open(page, server, visit);
         await expectNoSidewaysScroll(page);
       });
     }

@@ -251,7 +251,7 @@ export function VersionsPanel({
                 </Button>
               </div>
               <p className="text-sm leading-5 wrap-anywhere">{v.change_note || <span className="text-muted-foreground">No change note</span>}</p>
-              <p className="text-xs text-muted-foreground">
+              <p className="text-xs text-muted-foreground wrap-anywhere">
                 {personName(author)} · {formatDateTime(v.created_at)} · {versionKindLabel(v.kind)}
                 {v.kind === "file" && v.page_count > 1 ? ` · ${v.page_count} pages` : ""}
               </p>
