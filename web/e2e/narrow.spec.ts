@@ -59,6 +59,7 @@ interface World {
   assetId: string;
   pdfAssetId: string;
   auditEntryId: number;
+  longAuditEntryId: number;
   inviteToken: string;
 }
 
@@ -193,6 +194,8 @@ async function seed(server: Server): Promise<World> {
       meta: { note: token(400, "Reclassifiedafterlabelupdate"), job_code: JOB_CODE, recipient: longEmail("recipient") },
     }),
   });
+  const [longEntry] = await restAs<{ id: number }[]>(server, adminToken, `audit_logs_v2?action=eq.${AUDIT_ACTION}&select=id`, { method: "GET" });
+  if (!longEntry) throw new Error("no audit entry with the long action");
   await restAs(server, adminToken, `orgs?id=eq.${orgId}`, { method: "PATCH", body: JSON.stringify({ name: `${ORG_NAME} Worldwide` }) });
   const [entry] = await restAs<{ id: number }[]>(server, adminToken, `audit_logs_v2?action=eq.orgs.update&select=id&order=id.desc&limit=1`, {
     method: "GET",
@@ -207,7 +210,7 @@ async function seed(server: Server): Promise<World> {
   });
   if (!change.ok) throw new Error(`change e-mail: ${change.status} ${await change.text()}`);
 
-  return { admin, newAdmin, stray, assetId: asset.id, pdfAssetId: pdfAsset.id, auditEntryId: entry.id, inviteToken };
+  return { admin, newAdmin, stray, assetId: asset.id, pdfAssetId: pdfAsset.id, auditEntryId: entry.id, longAuditEntryId: longEntry.id, inviteToken };
 }
 
 interface Width {
@@ -312,6 +315,9 @@ interface Visit {
   then?: (page: Page) => Promise<void>;
 }
 
+/** The Audit Log's entries. */
+const auditRows = (page: Page) => page.locator("[data-entry-id]").first();
+
 /** The Hub's assets: a list on a phone, a table on a wider screen. */
 const assetList = (page: Page) => page.getByRole("list", { name: "Assets" }).or(page.getByRole("table", { name: "Assets" }));
 const h1 = (name: string | RegExp) => (page: Page) => page.getByRole("heading", { level: 1, name });
@@ -324,9 +330,9 @@ const h1 = (name: string | RegExp) => (page: Page) => page.getByRole("heading", 
 const VISITS: Record<RoutePath, Visit[]> = {
   "/insights": [{ name: "Insights (redirect)", who: "admin", url: () => "/insights", ready: h1(/Compliance/) }],
   "/compliance-intelligent": [{ name: "Compliance Intelligent (redirect)", who: "admin", url: () => "/compliance-intelligent", ready: h1(/Compliance/) }],
-  "/audit-logs": [{ name: "Audit Logs (redirect)", who: "admin", url: () => "/audit-logs", ready: (p) => p.getByText(AUDIT_ACTION).first() }],
-  "/audit-trail": [{ name: "Audit Trail (redirect)", who: "admin", url: () => "/audit-trail", ready: (p) => p.getByText(AUDIT_ACTION).first() }],
-  "/audit": [{ name: "Audit (redirect)", who: "admin", url: () => "/audit", ready: (p) => p.getByText(AUDIT_ACTION).first() }],
+  "/audit-logs": [{ name: "Audit Logs (redirect)", who: "admin", url: () => "/audit-logs", ready: auditRows }],
+  "/audit-trail": [{ name: "Audit Trail (redirect)", who: "admin", url: () => "/audit-trail", ready: auditRows }],
+  "/audit": [{ name: "Audit (redirect)", who: "admin", url: () => "/audit", ready: auditRows }],
   "/profile": [{ name: "Profile (redirect)", who: "admin", url: () => "/profile", ready: h1("Profile") }],
   "/demo/*": [{ name: "Demo path (redirect)", who: "admin", url: () => "/demo/anything", ready: (p) => p.getByTestId("recent-activity") }],
   "/safe": [
@@ -534,12 +540,12 @@ const VISITS: Record<RoutePath, Visit[]> = {
   "/guidelines": [{ name: "Guidelines", who: "admin", url: () => "/guidelines", ready: h1(/Guidelines/) }],
   "/compliance-intel": [{ name: "Compliance Intel", who: "admin", url: () => "/compliance-intel", ready: h1(/Compliance/) }],
   "/audit-log": [
-    { name: "Audit Log", who: "admin", url: () => "/audit-log", ready: (p) => p.getByText(AUDIT_ACTION).first() },
+    { name: "Audit Log", who: "admin", url: () => "/audit-log", ready: auditRows },
     {
       name: "Audit Log, filters open",
       who: "admin",
       url: () => "/audit-log",
-      ready: (p) => p.getByText(AUDIT_ACTION).first(),
+      ready: auditRows,
       then: async (page) => {
         await page.getByRole("button", { name: "Filters" }).click();
         await expect(page.getByLabel("Period")).toBeVisible();
@@ -548,12 +554,8 @@ const VISITS: Record<RoutePath, Visit[]> = {
     {
       name: "Audit Log, an entry with long values open",
       who: "admin",
-      url: () => "/audit-log",
-      ready: (p) => p.getByText(AUDIT_ACTION).first(),
-      then: async (page) => {
-        await page.locator("[data-entry-id]", { hasText: AUDIT_ACTION }).first().click();
-        await expect(page.getByRole("dialog").getByRole("heading", { name: /Audit entry #\d+/ })).toBeVisible();
-      },
+      url: () => `/audit-log?entry=${world.longAuditEntryId}`,
+      ready: (p) => p.getByRole("dialog").getByRole("heading", { name: /Audit entry #\d+/ }),
     },
     {
       name: "Audit Log, a change of organisation name open",
