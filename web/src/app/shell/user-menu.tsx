@@ -34,10 +34,10 @@ export function UserMenu() {
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="grid gap-1 py-2">
-          <span className="truncate font-semibold" data-testid="user-menu-name">
+          <span className="truncate font-semibold" data-testid="user-menu-name" title={name}>
             {name}
           </span>
-          <span className="truncate text-xs font-normal text-muted-foreground">{email}</span>
+          <span className="truncate text-xs font-normal text-muted-foreground" title={email}>{email}</span>
           <Badge variant={roleBadgeVariant(role)} className="mt-1 w-fit" data-testid="user-menu-role">
             {roleLabel(role)}
           </Badge>

@@ -28,9 +28,9 @@ export function Alert({
 }
 
 export function AlertTitle({ className, ...props }: ComponentProps<"div">) {
-  return <div data-slot="alert-title" className={cn("col-start-2 font-semibold leading-5", className)} {...props} />;
+  return <div data-slot="alert-title" className={cn("col-start-2 font-semibold leading-5 wrap-anywhere", className)} {...props} />;
 }
 
 export function AlertDescription({ className, ...props }: ComponentProps<"div">) {
-  return <div data-slot="alert-description" className={cn("col-start-2 leading-6 opacity-90", className)} {...props} />;
+  return <div data-slot="alert-description" className={cn("col-start-2 leading-6 opacity-90 wrap-anywhere", className)} {...props} />;
 }

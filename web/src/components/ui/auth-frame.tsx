@@ -83,7 +83,7 @@ export function AuthCard({
           </span>
         ) : null}
         <Heading className="text-2xl leading-8 font-semibold tracking-tight">{title}</Heading>
-        {description ? <CardDescription className="max-w-sm">{description}</CardDescription> : null}
+        {description ? <CardDescription className="max-w-sm wrap-anywhere">{description}</CardDescription> : null}
       </CardHeader>
       {children ? <CardContent className="px-6 pb-8 sm:px-8">{children}</CardContent> : null}
     </Card>

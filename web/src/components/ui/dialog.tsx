@@ -49,9 +49,9 @@ export function DialogFooter({ className, ...props }: ComponentProps<"div">) {
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
-  return <DialogPrimitive.Title className={cn("text-lg leading-7 font-semibold", className)} {...props} />;
+  return <DialogPrimitive.Title className={cn("text-lg leading-7 font-semibold wrap-anywhere", className)} {...props} />;
 }
 
 export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
-  return <DialogPrimitive.Description className={cn("text-sm leading-6 text-muted-foreground", className)} {...props} />;
+  return <DialogPrimitive.Description className={cn("text-sm leading-6 text-muted-foreground wrap-anywhere", className)} {...props} />;
 }

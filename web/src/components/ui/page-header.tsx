@@ -15,9 +15,9 @@ export function PageHeader({
 }) {
   return (
     <div className={cn("flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between", className)}>
-      <div className="grid gap-1">
-        <h1 className="text-2xl leading-8 font-semibold tracking-tight">{title}</h1>
-        {description ? <p className="max-w-2xl text-sm leading-6 text-muted-foreground">{description}</p> : null}
+      <div className="grid min-w-0 gap-1">
+        <h1 className="text-2xl leading-8 font-semibold tracking-tight wrap-anywhere">{title}</h1>
+        {description ? <p className="max-w-2xl text-sm leading-6 text-muted-foreground wrap-anywhere">{description}</p> : null}
       </div>
       {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
     </div>

@@ -110,11 +110,11 @@ export function AccountPage() {
             />
           )}
           <div className="grid min-w-0 flex-1 gap-1.5">
-            <div className="flex flex-wrap items-center gap-2">
+            <div className="flex min-w-0 flex-wrap items-center gap-2">
               {profile.isPending ? (
                 <Skeleton className="h-7 w-48" />
               ) : (
-                <h2 className="truncate text-xl leading-7 font-semibold" data-testid="account-name">
+                <h2 className="truncate text-xl leading-7 font-semibold" data-testid="account-name" title={name}>
                   {name}
                 </h2>
               )}
@@ -124,11 +124,11 @@ export function AccountPage() {
                 </Badge>
               ) : null}
             </div>
-            <p className="truncate text-sm text-muted-foreground">{email}</p>
-            <div className="flex items-center gap-1.5 text-sm text-muted-foreground">
+            <p className="truncate text-sm text-muted-foreground" title={email}>{email}</p>
+            <div className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
               <Building2 aria-hidden="true" className="size-4 shrink-0" />
               {org.data?.name ? (
-                <span className="truncate">
+                <span className="truncate" title={org.data.name}>
                   <span className="sr-only">Organisation: </span>
                   {org.data.name}
                 </span>

@@ -289,7 +289,7 @@ export function MfaCard() {
                     <li key={factor.id} className="flex flex-wrap items-center gap-3 px-4 py-3" data-testid="mfa-factor">
                       <Smartphone aria-hidden="true" className="size-5 text-muted-foreground" />
                       <div className="grid min-w-0 flex-1">
-                        <span className="truncate text-sm font-medium">{name}</span>
+                        <span className="truncate text-sm font-medium" title={name}>{name}</span>
                         <span className="text-xs text-muted-foreground">
                           Time-based codes · added {formatDate(factor.created_at)}
                         </span>

@@ -102,8 +102,8 @@ export function ProductsSettingsCard() {
               <li key={p.id} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-start sm:justify-between">
                 <div className="grid min-w-0 gap-1">
                   <p className="flex flex-wrap items-center gap-2">
-                    <span className="font-medium">{p.brand_name}</span>
-                    {p.established_name ? <span className="text-sm text-muted-foreground">({p.established_name})</span> : null}
+                    <span className="font-medium wrap-anywhere">{p.brand_name}</span>
+                    {p.established_name ? <span className="text-sm text-muted-foreground wrap-anywhere">({p.established_name})</span> : null}
                     {p.active ? null : <Badge variant="gray">Inactive</Badge>}
                   </p>
                   <p className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">

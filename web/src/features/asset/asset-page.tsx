@@ -216,24 +216,24 @@ function AssetDetail({
               </Link>
             </li>
             <li aria-hidden="true">/</li>
-            <li aria-current="page" className="font-mono text-xs">
+            <li aria-current="page" className="font-mono text-xs wrap-anywhere">
               {asset.job_code}
             </li>
           </ol>
         </nav>
         <div className="flex flex-col gap-3 lg:flex-row lg:items-start lg:justify-between">
           <div className="grid min-w-0 gap-2">
-            <h1 className="text-2xl leading-8 font-semibold tracking-tight break-words">{asset.title}</h1>
+            <h1 className="text-2xl leading-8 font-semibold tracking-tight wrap-anywhere">{asset.title}</h1>
             <div className="flex flex-wrap items-center gap-2 text-sm text-muted-foreground">
               <Badge variant={assetStatusVariant(asset.status)} data-testid="asset-status">
                 {assetStatusLabel(asset.status)}
               </Badge>
               <Badge variant="outline">{assetTypeLabel(asset.type)}</Badge>
-              <span className="font-mono text-xs text-foreground">{asset.job_code}</span>
+              <span className="font-mono text-xs text-foreground wrap-anywhere">{asset.job_code}</span>
               {product ? (
                 <>
                   <span aria-hidden="true">·</span>
-                  <span>{product.brand_name}</span>
+                  <span className="wrap-anywhere">{product.brand_name}</span>
                 </>
               ) : null}
               {expiry ? (

@@ -250,8 +250,8 @@ export function VersionsPanel({
                   {isShown ? "Viewing" : "View"}
                 </Button>
               </div>
-              <p className="text-sm leading-5">{v.change_note || <span className="text-muted-foreground">No change note</span>}</p>
-              <p className="text-xs text-muted-foreground">
+              <p className="text-sm leading-5 wrap-anywhere">{v.change_note || <span className="text-muted-foreground">No change note</span>}</p>
+              <p className="text-xs text-muted-foreground wrap-anywhere">
                 {personName(author)} · {formatDateTime(v.created_at)} · {versionKindLabel(v.kind)}
                 {v.kind === "file" && v.page_count > 1 ? ` · ${v.page_count} pages` : ""}
               </p>
@@ -310,7 +310,7 @@ export function ModulesPanel({ version }: { version: VersionSummary | undefined 
                 {moduleStatusLabel(m.status)}
               </Badge>
             </div>
-            <p className="text-sm font-medium">{m.title}</p>
+            <p className="text-sm font-medium wrap-anywhere">{m.title}</p>
             {expiry && m.expires_at ? (
               <p className="text-xs">
                 <ExpiryValue date={m.expires_at} />

@@ -48,7 +48,7 @@ export function AuditEntrySheet({
       <SheetContent side="right" className="w-full gap-0 overflow-y-auto sm:max-w-2xl">
         <div className="grid gap-1 border-b px-5 py-4 pr-12 sm:px-6">
           <SheetTitle className="text-lg leading-7 font-semibold">{entryId !== null ? `Audit entry #${entryId}` : "Audit entry"}</SheetTitle>
-          <SheetDescription className="text-sm text-muted-foreground">
+          <SheetDescription className="text-sm text-muted-foreground wrap-anywhere">
             {entry ? `${sentence} · ${formatLocalDateTime(entry.created_at)}` : "Loading the entry…"}
           </SheetDescription>
         </div>
@@ -79,7 +79,7 @@ export function AuditEntrySheet({
                   <span data-testid="entry-sentence">{sentence}</span>
                 </Row>
                 <Row term="Action">
-                  <Badge variant={actionVariant(entry.action)} className="max-w-full font-mono break-all">
+                  <Badge variant={actionVariant(entry.action)} className="max-w-full font-mono whitespace-normal wrap-anywhere">
                     {entry.action}
                   </Badge>
                 </Row>
@@ -164,7 +164,7 @@ function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
     <>
       <dt className="text-muted-foreground">{term}</dt>
-      <dd className="min-w-0">{children}</dd>
+      <dd className="min-w-0 wrap-anywhere">{children}</dd>
     </>
   );
 }

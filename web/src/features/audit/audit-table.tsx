@@ -68,7 +68,7 @@ function ObjectCell({ entry }: { entry: AuditEntry }) {
   if (!entry.object_type && !entry.object_id) return <span className="text-muted-foreground">—</span>;
   return (
     <div className="min-w-0">
-      <div className="truncate">{entry.object_type === null || entry.object_type === "" ? "—" : entry.object_type}</div>
+      <div className="truncate" title={entry.object_type ?? undefined}>{entry.object_type === null || entry.object_type === "" ? "—" : entry.object_type}</div>
       {entry.object_id ? (
         <div className="truncate font-mono text-xs text-muted-foreground" title={entry.object_id}>
           {shortId(entry.object_id, 13)}

@@ -180,7 +180,7 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
         <ul className="grid gap-2" aria-label="Linked passages">
           {links.data.map((l) => (
             <li key={l.id} className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1 rounded-lg border bg-muted/30 px-3 py-2 text-sm">
-              <p className="min-w-0 flex-[1_1_15rem] leading-6 break-words">
+              <p className="min-w-0 flex-[1_1_15rem] leading-6 wrap-anywhere">
                 <span className="font-medium">{refById.get(l.reference_id)?.title ?? "Reference"}</span>, p. {l.page}: “{l.passage}”
               </p>
               <div className="flex shrink-0 items-center gap-1">

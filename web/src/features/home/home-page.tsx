@@ -258,7 +258,7 @@ function ActivityCard({ activity, members }: { activity: ReturnType<typeof useRe
                     className="mt-0.5 size-8"
                   />
                   <div className="grid min-w-0 gap-0.5">
-                    <p className="text-sm leading-6 break-words">
+                    <p className="text-sm leading-6 wrap-anywhere">
                       <span className="font-medium">{who}</span> {describeAction(entry, subjects.data)}
                     </p>
                     <time dateTime={entry.created_at} title={new Date(entry.created_at).toLocaleString()} className="text-xs text-muted-foreground">
@@ -303,8 +303,8 @@ function TeamCard({ members }: { members: ReturnType<typeof useMembers> }) {
               <li key={m.id} className="flex items-center gap-3">
                 <MemberAvatar name={m.full_name} email={m.email} src={m.avatar_url} className="size-8" />
                 <div className="grid min-w-0 flex-1">
-                  <span className="truncate text-sm font-medium">{m.full_name || m.email}</span>
-                  <span className="truncate text-xs text-muted-foreground">{m.email}</span>
+                  <span className="truncate text-sm font-medium" title={m.full_name || m.email}>{m.full_name || m.email}</span>
+                  <span className="truncate text-xs text-muted-foreground" title={m.email}>{m.email}</span>
                 </div>
                 <Badge variant={roleBadgeVariant(m.role)}>{roleLabel(m.role)}</Badge>
               </li>
@@ -351,7 +351,7 @@ function InvitesCard({ invites, demo }: { invites: ReturnType<typeof usePendingI
             {invites.data.map((inv) => (
               <li key={inv.id} className="flex items-center justify-between gap-3">
                 <div className="grid min-w-0">
-                  <span className="truncate text-sm font-medium">{inv.email}</span>
+                  <span className="truncate text-sm font-medium" title={inv.email}>{inv.email}</span>
                   <span className="text-xs text-muted-foreground">
                     Expires <time dateTime={inv.expires_at}>{relativeTime(inv.expires_at)}</time>
                   </span>

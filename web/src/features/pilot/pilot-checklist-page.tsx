@@ -138,7 +138,7 @@ function StepItem({ step, n, isNext, role }: { step: PilotStep; n: number; isNex
             <span className="sr-only">Step {n}: </span>
             {step.title}
           </p>
-          {step.detail ? <p className="text-sm leading-6 text-muted-foreground">{step.detail}</p> : null}
+          {step.detail ? <p className="text-sm leading-6 text-muted-foreground wrap-anywhere">{step.detail}</p> : null}
         </div>
       </div>
       <div className="flex shrink-0 items-center gap-3 pl-8 sm:pl-0">

@@ -100,7 +100,7 @@ export function SafePage() {
         <header className="flex flex-col gap-4">
           <ProductMark />
           <div className="flex flex-col gap-2 sm:flex-row sm:items-end sm:justify-between">
-            <div className="grid gap-1">
+            <div className="grid min-w-0 gap-1">
               <h1 className="flex items-center gap-2 text-2xl leading-8 font-semibold tracking-tight">
                 <LifeBuoy aria-hidden="true" className="size-6 text-warning" />
                 Safe mode

@@ -60,7 +60,7 @@ function MemberActions({ member, onAction }: { member: Member; onAction: (a: Mem
         </Button>
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">
-        <DropdownMenuLabel className="max-w-56 truncate text-xs text-muted-foreground">{name}</DropdownMenuLabel>
+        <DropdownMenuLabel className="max-w-56 truncate text-xs text-muted-foreground" title={name}>{name}</DropdownMenuLabel>
         <DropdownMenuItem
           onSelect={() => {
             onAction({ kind: "role", member });
@@ -232,7 +232,7 @@ export function UsersPage() {
                           <MemberAvatar name={m.full_name} email={m.email} src={m.avatar_url} className={m.deactivated_at ? "opacity-60" : undefined} />
                           <div className="grid min-w-0 gap-0.5">
                             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                              <span className="font-medium text-foreground" data-testid="member-name">
+                              <span className="font-medium text-foreground wrap-anywhere" data-testid="member-name">
                                 {name}
                               </span>
                               {me ? <Badge variant="outline">You</Badge> : null}
