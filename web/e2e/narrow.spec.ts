@@ -58,6 +58,7 @@ interface World {
   stray: Member;
   assetId: string;
   pdfAssetId: string;
+  referenceId: string;
   auditEntryId: number;
   longAuditEntryId: number;
   inviteToken: string;
@@ -210,7 +211,7 @@ async function seed(server: Server): Promise<World> {
   });
   if (!change.ok) throw new Error(`change e-mail: ${change.status} ${await change.text()}`);
 
-  return { admin, newAdmin, stray, assetId: asset.id, pdfAssetId: pdfAsset.id, auditEntryId: entry.id, longAuditEntryId: longEntry.id, inviteToken };
+  return { admin, newAdmin, stray, assetId: asset.id, pdfAssetId: pdfAsset.id, referenceId: ref.id, auditEntryId: entry.id, longAuditEntryId: longEntry.id, inviteToken };
 }
 
 interface Width {
@@ -485,6 +486,20 @@ const VISITS: Record<RoutePath, Visit[]> = {
     },
   ],
   "/content-hub": [{ name: "Content Hub (second path)", who: "admin", url: () => "/content-hub", ready: assetList }],
+  "/content/references/:id": [
+    {
+      name: "Reference PDF",
+      who: "admin",
+      url: () => `/content/references/${world.referenceId}`,
+      ready: (p) => p.getByRole("img", { name: /^Page 1 of / }),
+    },
+    {
+      name: "Reference PDF at a claim passage",
+      who: "admin",
+      url: () => `/content/references/${world.referenceId}?page=2&quote=${encodeURIComponent(PASSAGE)}`,
+      ready: (p) => p.getByRole("img", { name: /^Page 2 of / }),
+    },
+  ],
   "/assets/:id": [
     { name: "Asset, written version", who: "admin", url: () => `/assets/${world.assetId}`, ready: (p) => p.getByTestId("authored-content") },
     {

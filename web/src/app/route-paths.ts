@@ -26,6 +26,7 @@ export const ROUTE_PATHS = [
   "/users",
   "/content",
   "/content-hub",
+  "/content/references/:id",
   "/assets/:id",
   "/guidelines",
   "/compliance-intel",
