@@ -7,8 +7,10 @@ import { z } from "zod";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { attachReferenceFile, invalidateReferences, type Reference, saveReference } from "@/entities/references";
 import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
+import { useReadOnly } from "@/lib/auth";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
@@ -62,6 +64,7 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
   });
 
   const readOnly = !canWrite;
+  const demo = useReadOnly();
   const { register } = form;
   return (
     <EntityFormDialog
@@ -76,7 +79,7 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
       pendingLabel={state.uploading ? "Uploading…" : "Saving…"}
       errorFallback="The reference could not be saved."
       fieldAliases={{ file_path: "file", file_name: "file" }}
-      status={state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
+      status={state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : demo ? <ReadOnlyNote /> : null}
     >
       <FormField name="title" label="Title">
         <Input readOnly={readOnly} maxLength={300} {...register("title")} />
