@@ -238,7 +238,9 @@ test.describe("read-only demo (preview)", () => {
     await page.goto("/settings");
     await expect(main.getByRole("button", { name: "Edit Cardiomax" })).toBeDisabled();
     await expect(note).toBeVisible();
-    await expect(main.getByRole("button", { name: "Save workspace settings" })).toHaveCount(0);
+    // The instance-wide workspace settings, which the server shows no demo session, are not asked for.
+    await expect(main.getByTestId("workspace-settings")).toHaveCount(0);
+    await expect(main.getByText("The workspace settings could not be loaded")).toHaveCount(0);
     await expect(main.getByTestId("notify-review_assigned")).toBeDisabled();
     expect(await enabledWrites(), "settings").toEqual([]);
     expect(await main.locator("[role=switch]:enabled, [role=radio]:enabled, input:enabled").count(), "settings controls").toBe(0);

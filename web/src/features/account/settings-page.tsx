@@ -39,7 +39,8 @@ export function SettingsPage() {
         <Skeleton className="h-64 w-full rounded-xl" />
       ) : admin ? (
         <>
-          <WorkspaceSettingsCard />
+          {/* Instance-wide: the server shows them to no demo session. */}
+          {readOnly ? null : <WorkspaceSettingsCard />}
           <ProductsSettingsCard />
         </>
       ) : (

@@ -12,7 +12,6 @@ import { FormError, FormField } from "@/components/ui/form";
 import { PasswordInput } from "@/components/ui/password-input";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Switch } from "@/components/ui/switch";
-import { useReadOnly } from "@/lib/auth";
 import { getConfig, resetConfig } from "@/lib/config";
 import { applyServerError } from "@/lib/form-errors";
 import { formatDateTime } from "@/lib/format-time";
@@ -344,9 +343,7 @@ function SettingsForm({ settings: s }: { settings: WorkspaceSettings | undefined
   const { field: access } = useController({ control, name: "site_access_mode" });
   const patch = s ? patchOf(s, { ...form.getValues(), ...current }) : {};
   const dirty = Object.keys(patch).length > 0;
-  // The read-only demo sees them as an organisation admin who is not the operator would, without that note.
-  const demo = useReadOnly();
-  const readOnly = demo || (s ? !s.editable : false);
+  const readOnly = s ? !s.editable : false;
 
   const submit = form.handleSubmit(async (v) => {
     if (!s || readOnly) return;
@@ -381,7 +378,7 @@ function SettingsForm({ settings: s }: { settings: WorkspaceSettings | undefined
               </div>
             ) : (
               <>
-                {readOnly && !demo ? (
+                {readOnly ? (
                   <div className="pb-5">
                     <Alert variant="info" role="note" data-testid="workspace-settings-read-only">
                       <ShieldCheck aria-hidden="true" />
