@@ -240,8 +240,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       let preview = false;
       if (wantsPreview) {
         const config = await getConfig();
-        // On /login the preview variant asks first ('Continue to Application').
-        preview = config.preview && window.location.pathname !== "/login";
+        // On /login the preview variant asks first ('Continue to Application'),
+        // unless a preview session is on already (/login then leads home, in preview).
+        const inPreview = isDemoUser(readStoredSession()?.user);
+        preview = config.preview && (inPreview || window.location.pathname !== "/login");
         // Kept for the whole preview session: a reload of any address, without ?preview, stays in preview.
         if (preview) setPreviewFlag(true);
       }
