@@ -201,7 +201,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           endSession();
           return;
         }
-        if (event === "SIGNED_IN" && session) {
+        if (event === "SIGNED_IN" && session && ended.current) {
+          // Signed in again: a new session, and the old one's notice goes.
           ended.current = false;
           dismissSessionEnded();
         }
