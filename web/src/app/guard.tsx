@@ -5,7 +5,7 @@ import { PageSpinner } from "@/components/ui/spinner";
 import { secondFactorDue } from "@/lib/assurance";
 import { useAuth } from "@/lib/auth";
 import { embeddedConfig, getConfig } from "@/lib/config";
-import { decideGuard, UNCHECKED_PATHS } from "@/lib/guard";
+import { decideGuard, OPEN_PATHS, UNCHECKED_PATHS } from "@/lib/guard";
 import { safeModeActive } from "@/lib/safe-mode";
 import { GATE_REQUIRED_EVENT } from "@/lib/supabase";
 
@@ -17,7 +17,9 @@ export const CONFIG_QUERY_KEY = ["config"] as const;
  * page, sends a password-only session of an account with two-step
  * verification to /login for its code (remembering the page too), sends
  * them to /gate while the passcode gate is closed, and to /safe when
- * checking fails unexpectedly. A spinner shows while it checks.
+ * checking fails unexpectedly. A session that ended elsewhere sends the
+ * member to /login from every screen, /safe included, remembering the page.
+ * A spinner shows while it checks.
  */
 export function RouteGuard() {
   const auth = useAuth();
@@ -43,6 +45,13 @@ export function RouteGuard() {
     };
   }, [navigate]);
 
+  // Once the member whose session ended is on an open screen (sent to sign in), the end is handled.
+  const { sessionEnded, acknowledgeSessionEnd } = auth;
+  const onOpenScreen = OPEN_PATHS.some((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
+  useEffect(() => {
+    if (sessionEnded && onOpenScreen) acknowledgeSessionEnd();
+  }, [sessionEnded, onOpenScreen, acknowledgeSessionEnd]);
+
   const safe = safeModeActive();
   if (!unchecked && config.isPending) return <PageSpinner label="Checking your session" />;
   const decision = decideGuard({
@@ -51,6 +60,7 @@ export function RouteGuard() {
     gateBlocked: !safe && config.data !== undefined && config.data.gate && !config.data.gatePassed,
     failed: !safe && (auth.error !== null || config.isError),
     secondFactorDue: auth.status === "signed-in" && secondFactorDue(auth.session),
+    sessionEnded,
   });
 
   if (auth.error && !safe) console.error("Route guard error:", auth.error);

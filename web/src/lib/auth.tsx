@@ -1,11 +1,19 @@
 import type { Session, User } from "@supabase/supabase-js";
 import { useQueryClient } from "@tanstack/react-query";
-import { createContext, use, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { getConfig } from "./config";
 import { freshStoredSession } from "./early";
 import { afterFirstScreen } from "./idle";
 import { logEvent } from "./logger";
-import { previewRequested, readImpersonation } from "./modes";
+import { OPEN_PATHS } from "./guard";
+import { previewRequested, readImpersonation, setPreviewFlag } from "./modes";
+import {
+  CREDENTIAL_REFUSED_EVENT,
+  SESSION_ENDED_DESCRIPTION,
+  SESSION_ENDED_TITLE,
+  SESSION_ENDED_TOAST_ID,
+  sessionEndedBy,
+} from "./session-end";
 import { getSupabase, onSupabaseCreated, readStoredSession, urlHasAuthTokens } from "./supabase";
 
 export type AuthStatus = "loading" | "signed-in" | "signed-out";
@@ -20,7 +28,17 @@ export interface AuthValue {
   demo: boolean;
   /** Set when starting the session failed unexpectedly (the guard sends the user to /safe). */
   error: Error | null;
+  /**
+   * The session ended without this browser signing out (signed out
+   * elsewhere, revoked, deactivated, its refresh refused) and the member
+   * has not been sent to sign in yet; the route guard does that, from
+   * every screen, and then calls {@link AuthValue.acknowledgeSessionEnd}.
+   */
+  sessionEnded: boolean;
+  acknowledgeSessionEnd: () => void;
 }
+
+type AuthState = Omit<AuthValue, "demo" | "acknowledgeSessionEnd">;
 
 const DEMO_DOMAIN = "@demo.example.com";
 
@@ -29,6 +47,32 @@ const AuthContext = createContext<AuthValue | null>(null);
 /** Whether a user is one of the demo organisation's members. */
 export function isDemoUser(user: Pick<User, "email"> | null | undefined): boolean {
   return (user?.email ?? "").toLowerCase().endsWith(DEMO_DOMAIN);
+}
+
+/**
+ * Whether preview is wanted: asked for (lib/modes), or this browser holds a
+ * demo session, which only preview issues — so a reload anywhere keeps the
+ * preview for as long as its session lasts.
+ */
+function previewWanted(): boolean {
+  return previewRequested() || isDemoUser(readStoredSession()?.user);
+}
+
+/** Whether the visitor is on a screen where signing out is what they asked for (sign-in, sign-out, password reset…). */
+function onOpenScreen(): boolean {
+  const path = window.location.pathname;
+  return OPEN_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+/** The ended session's one notice; it stays until dismissed or the member signs in again. */
+function showSessionEnded(): void {
+  void import("sonner").then(({ toast }) =>
+    toast.warning(SESSION_ENDED_TITLE, { id: SESSION_ENDED_TOAST_ID, description: SESSION_ENDED_DESCRIPTION, duration: Infinity }),
+  );
+}
+
+function dismissSessionEnded(): void {
+  void import("sonner").then(({ toast }) => toast.dismiss(SESSION_ENDED_TOAST_ID));
 }
 
 /**
@@ -56,7 +100,7 @@ export async function startDemoSession(role: string): Promise<Session> {
 }
 
 /** Whether `state` already holds `session` (same token, same user details: an update of the user keeps the token). */
-function sameSession(state: Pick<AuthValue, "status" | "session">, session: Session | null): boolean {
+function sameSession(state: Pick<AuthState, "status" | "session">, session: Session | null): boolean {
   if (!session) return state.status === "signed-out" && state.session === null;
   return (
     state.status === "signed-in" &&
@@ -71,8 +115,8 @@ function sameSession(state: Pick<AuthValue, "status" | "session">, session: Sess
  * loading supabase-js, so the sign-in screen stays light.
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<Omit<AuthValue, "demo">>(() => {
-    const links = urlHasAuthTokens() || previewRequested();
+  const [state, setState] = useState<AuthState>(() => {
+    const links = urlHasAuthTokens() || previewWanted();
     // A stored session valid for a while yet is taken as it is, so the first
     // screen need not wait for supabase-js; start() below confirms it (and
     // signs out if the library disagrees). Every request is still checked by
@@ -80,13 +124,67 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const stored = links ? null : freshStoredSession();
     if (stored?.user?.id) {
       const session = stored as unknown as Session;
-      return { status: "signed-in", session, user: session.user, preview: false, error: null };
+      return { status: "signed-in", session, user: session.user, preview: false, error: null, sessionEnded: false };
     }
     const needsClient = readStoredSession() !== null || links;
-    return { status: needsClient ? "loading" : "signed-out", session: null, user: null, preview: false, error: null };
+    return { status: needsClient ? "loading" : "signed-out", session: null, user: null, preview: false, error: null, sessionEnded: false };
   });
   const queryClient = useQueryClient();
   const startedSignedIn = useRef(state.status === "signed-in");
+  // Whether there is a session that could end (one held, or one stored and being confirmed).
+  const holding = useRef(state.status !== "signed-out");
+  useEffect(() => {
+    holding.current = state.status !== "signed-out";
+  }, [state.status]);
+  // Set once the current session's end was handled: one notice, one redirect.
+  const ended = useRef(false);
+
+  // Ending a session that ended elsewhere: this browser forgets it and
+  // everything read with it, says so once, and the guard sends the member
+  // to sign in.
+  const endSession = useCallback(() => {
+    if (ended.current) return;
+    ended.current = true;
+    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== "config" });
+    setState((s) => ({ ...s, status: "signed-out", session: null, user: null, sessionEnded: true }));
+    showSessionEnded();
+    logEvent("warning", "Session ended", { context: { path: window.location.pathname } });
+    // Drops the stored session (the server's refusal of the sign-out is ignored by supabase-js).
+    void getSupabase()
+      .then((sb) => sb.auth.signOut({ scope: "local" }))
+      .catch(() => undefined);
+  }, [queryClient]);
+
+  // A data surface refused the member's token: ask the identity server,
+  // once at a time, whether the session is gone (a 403 may be a mere
+  // permission; an expired token is refreshed by supabase-js first).
+  useEffect(() => {
+    let checking = false;
+    const onRefused = () => {
+      if (checking || ended.current || !holding.current) return;
+      checking = true;
+      void (async () => {
+        try {
+          const sb = await getSupabase();
+          const { data } = await sb.auth.getSession();
+          if (!data.session) {
+            endSession();
+            return;
+          }
+          const { error } = await sb.auth.getUser();
+          if (error && sessionEndedBy(error)) endSession();
+        } catch {
+          // Unreachable server: nothing is known about the session.
+        } finally {
+          checking = false;
+        }
+      })();
+    };
+    window.addEventListener(CREDENTIAL_REFUSED_EVENT, onRefused);
+    return () => {
+      window.removeEventListener(CREDENTIAL_REFUSED_EVENT, onRefused);
+    };
+  }, [endSession]);
 
   useEffect(() => {
     let cancelled = false;
@@ -96,6 +194,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (unsubscribe) return;
       const { data } = sb.auth.onAuthStateChange((event, session) => {
         if (cancelled) return;
+        if (event === "SIGNED_OUT" && holding.current && !onOpenScreen()) {
+          // Not asked for here (the sign-out, sign-in and password screens
+          // sign out on purpose): the session ended elsewhere, or its
+          // refresh was refused.
+          endSession();
+          return;
+        }
+        if (event === "SIGNED_IN" && session && ended.current) {
+          // Signed in again: a new session, and the old one's notice goes.
+          ended.current = false;
+          dismissSessionEnded();
+        }
         setState((s) =>
           sameSession(s, session)
             ? s
@@ -104,6 +214,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
                 status: session ? "signed-in" : "signed-out",
                 session,
                 user: session?.user ?? null,
+                sessionEnded: session ? false : s.sessionEnded,
               },
         );
         if (event === "SIGNED_OUT") {
@@ -123,14 +234,19 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
 
     async function start() {
-      const wantsPreview = previewRequested();
+      const wantsPreview = previewWanted();
       const needsClient = readStoredSession() !== null || urlHasAuthTokens() || wantsPreview;
       if (!needsClient) return;
+      const hadStored = readStoredSession() !== null;
       let preview = false;
       if (wantsPreview) {
         const config = await getConfig();
-        // On /login the preview variant asks first ('Continue to Application').
-        preview = config.preview && window.location.pathname !== "/login";
+        // On /login the preview variant asks first ('Continue to Application'),
+        // unless a preview session is on already (/login then leads home, in preview).
+        const inPreview = isDemoUser(readStoredSession()?.user);
+        preview = config.preview && (inPreview || window.location.pathname !== "/login");
+        // Kept for the whole preview session: a reload of any address, without ?preview, stays in preview.
+        if (preview) setPreviewFlag(true);
       }
       const sb = await getSupabase();
       let { data } = await sb.auth.getSession();
@@ -141,6 +257,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       }
       if (cancelled) return;
       const confirmed = data.session;
+      if (!confirmed && hadStored && !onOpenScreen()) {
+        // The stored session could not be renewed: it ended while the app was closed.
+        endSession();
+        return;
+      }
       // Unchanged (the stored session taken at start): no new state, so the screens do not render again.
       setState((s) =>
         s.preview === preview && s.error === null && sameSession(s, confirmed)
@@ -151,6 +272,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
               user: confirmed?.user ?? null,
               preview,
               error: null,
+              sessionEnded: s.sessionEnded,
             },
       );
     }
@@ -178,9 +300,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       attach();
       unsubscribe?.();
     };
-  }, [queryClient]);
+  }, [queryClient, endSession]);
 
-  const value = useMemo<AuthValue>(() => ({ ...state, demo: isDemoUser(state.user) }), [state]);
+  const acknowledgeSessionEnd = useCallback(() => {
+    setState((s) => (s.sessionEnded ? { ...s, sessionEnded: false } : s));
+  }, []);
+  const value = useMemo<AuthValue>(
+    () => ({ ...state, demo: isDemoUser(state.user), acknowledgeSessionEnd }),
+    [state, acknowledgeSessionEnd],
+  );
   return <AuthContext value={value}>{children}</AuthContext>;
 }
 
@@ -189,6 +317,16 @@ export function useAuth(): AuthValue {
   const value = use(AuthContext);
   if (!value) throw new Error("useAuth must be used within AuthProvider");
   return value;
+}
+
+/**
+ * Whether this session may only read: the demo workspace, whose every
+ * write the server refuses. Screens then hide or disable their write
+ * actions and say why (components/ui/read-only-note).
+ */
+export function useReadOnly(): boolean {
+  // Outside the provider (a component rendered on its own) there is no session, so nothing is read-only.
+  return use(AuthContext)?.demo ?? false;
 }
 
 /** For tests and stories: provides a fixed session state. */
@@ -200,6 +338,8 @@ export function AuthTestProvider({ value, children }: { value: Partial<AuthValue
     preview: false,
     demo: false,
     error: null,
+    sessionEnded: false,
+    acknowledgeSessionEnd: () => undefined,
     ...value,
   };
   return <AuthContext value={full}>{children}</AuthContext>;

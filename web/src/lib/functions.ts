@@ -1,6 +1,7 @@
 import { ApiError, isRecord } from "./api";
 import { getConfig } from "./config";
 import { errorMessage } from "./errors";
+import { reportRefusal } from "./session-end";
 
 /**
  * Invokes the server's functions (`POST /functions/v1/{name}`, JSON body
@@ -73,6 +74,7 @@ export async function invokeFunction(name: string, body: Record<string, unknown>
   const record = isRecord(parsed) ? parsed : undefined;
   if (!response.ok || record?.success === false) {
     const code = typeof record?.code === "string" ? record.code : "";
+    reportRefusal(response.url || `/functions/v1/${name}`, response.status, options.accessToken, code);
     const fallback = `The server answered with HTTP ${response.status}.`;
     throw new FunctionError(errorMessage(record, fallback), response.status, code, record);
   }

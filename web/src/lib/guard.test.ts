@@ -33,6 +33,15 @@ describe("decideGuard", () => {
     expect(decideGuard({ ...base, path: "/gate", gateBlocked: true })).toEqual({ kind: "render" });
   });
 
+  it("sends a member whose session ended elsewhere to /login from every screen, /safe and /health included, remembering it", () => {
+    for (const path of ["/", "/content", "/safe", "/health"]) {
+      expect(decideGuard({ ...base, path, sessionEnded: true })).toEqual({ kind: "redirect", to: "/login", rememberFrom: true });
+    }
+    for (const path of ["/login", "/logout", "/reset-password"]) {
+      expect(decideGuard({ ...base, path, sessionEnded: true })).toEqual({ kind: "render" });
+    }
+  });
+
   it("renders protected pages for a signed-in user", () => {
     expect(decideGuard({ ...base, path: "/users", status: "signed-in" })).toEqual({ kind: "render" });
     expect(decideGuard({ ...base, path: "/users", status: "signed-in", secondFactorDue: false })).toEqual({ kind: "render" });

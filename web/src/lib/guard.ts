@@ -25,6 +25,12 @@ export interface GuardInput {
    * everything but finishing the sign-in, so it goes to /login's code step.
    */
   secondFactorDue?: boolean;
+  /**
+   * The session ended elsewhere (see lib/session-end) and the member has
+   * not been sent to sign in yet: from every screen but the open ones,
+   * safe mode and health included, they go to /login remembering the page.
+   */
+  sessionEnded?: boolean;
 }
 
 export type GuardDecision =
@@ -37,7 +43,8 @@ function matches(path: string, list: readonly string[]): boolean {
 }
 
 /** What the guard does for one navigation. */
-export function decideGuard({ path, status, gateBlocked, failed, secondFactorDue = false }: GuardInput): GuardDecision {
+export function decideGuard({ path, status, gateBlocked, failed, secondFactorDue = false, sessionEnded = false }: GuardInput): GuardDecision {
+  if (sessionEnded && !matches(path, OPEN_PATHS)) return { kind: "redirect", to: "/login", rememberFrom: true };
   if (matches(path, UNCHECKED_PATHS)) return { kind: "render" };
   if (failed) return { kind: "redirect", to: "/safe", rememberFrom: false };
   if (gateBlocked && path !== "/gate") return { kind: "redirect", to: "/gate", rememberFrom: false };

@@ -86,3 +86,13 @@ export function markGatePassed(): void {
 export function clearGatePassed(): void {
   safeStorage("localStorage")?.removeItem(GATE_PASSED_KEY);
 }
+
+/**
+ * What a read-only (demo) session is told where a write action would be:
+ * the demo workspace can be explored, never changed (the server refuses
+ * every write from it).
+ */
+export const READ_ONLY_NOTE = "Read-only demo: changes are turned off";
+/** The longer explanation, for a screen or a dialog that is only shown. */
+export const READ_ONLY_EXPLANATION =
+  "This is the read-only demo workspace: you can look at everything, but nothing can be created, changed or deleted.";

@@ -1,6 +1,7 @@
 import type { SupabaseClient } from "@supabase/supabase-js";
 import { getConfig } from "./config";
 import type { Database } from "./database.types";
+import { reportRefusal } from "./session-end";
 
 /** Where supabase-js keeps the session (local storage, as the spec says). */
 export const AUTH_STORAGE_KEY = "fairbalance.auth";
@@ -42,18 +43,29 @@ export function onSupabaseCreated(listener: (client: Client) => void): () => voi
   return () => created.delete(listener);
 }
 
-/** Watches API answers for the passcode gate's refusal. */
+/**
+ * Watches API answers for the passcode gate's refusal, and reports the
+ * refusals of a member's token that may mean the session ended (see
+ * lib/session-end).
+ */
 const gateAwareFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
-  if (response.status === 401 && response.headers.get("content-type")?.includes("json")) {
+  if (response.status !== 401 && response.status !== 403) return response;
+  let code: string | undefined;
+  if (response.headers.get("content-type")?.includes("json")) {
     const body: unknown = await response
       .clone()
       .json()
       .catch(() => null);
-    if (body && typeof body === "object" && (body as { code?: unknown }).code === "gate_required") {
+    const value = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
+    code = typeof value === "string" ? value : undefined;
+    if (response.status === 401 && code === "gate_required") {
       window.dispatchEvent(new Event(GATE_REQUIRED_EVENT));
     }
   }
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  const bearer = new Headers(init?.headers ?? (typeof input === "object" && !(input instanceof URL) ? input.headers : undefined)).get("Authorization");
+  reportRefusal(url, response.status, bearer, code);
   return response;
 };
 

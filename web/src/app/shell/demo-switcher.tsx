@@ -68,7 +68,8 @@ export function DemoRoleSwitcher() {
         aria-label={`Demo role: ${label}. Change role`}
       >
         <Drama aria-hidden="true" className="size-3.5" />
-        <span className="hidden sm:inline">View as:</span> {label}
+        {/* On a phone the icon stands for it (the button's label names the role), so the bar fits 390 px. */}
+        <span className="hidden sm:inline">View as: {label}</span>
         <ChevronDown aria-hidden="true" className="size-3.5 text-muted-foreground" />
       </DropdownMenuTrigger>
       <DropdownMenuContent align="end">

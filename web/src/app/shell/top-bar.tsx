@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { useAuth } from "@/lib/auth";
+import { cn } from "@/lib/utils";
 import { DemoRoleSwitcher } from "./demo-switcher";
 import { SidebarTrigger } from "./sidebar";
 import { UserMenu } from "./user-menu";
@@ -10,7 +11,8 @@ export function TopBar() {
   return (
     <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b bg-card/90 px-3 backdrop-blur supports-[backdrop-filter]:bg-card/75 sm:px-4">
       <SidebarTrigger />
-      <span className="text-sm font-semibold tracking-tight">Fairbalance</span>
+      {/* With the preview's two badges a phone has no room for the name too; the banner above says what this is. */}
+      <span className={cn("text-sm font-semibold tracking-tight", preview && demo && "max-[419px]:sr-only")}>Fairbalance</span>
       {preview ? (
         <Badge variant="amber" data-testid="preview-badge">
           PREVIEW

@@ -11,10 +11,11 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyArea, ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { updateFullName, useInvalidateProfile, useProfile } from "@/entities/profile";
 import { authUserQuery } from "@/entities/session";
-import { useAuth } from "@/lib/auth";
+import { useAuth, useReadOnly } from "@/lib/auth";
 import { applyServerError } from "@/lib/form-errors";
 import { toastServerError } from "@/lib/server-error";
 import { getSupabase } from "@/lib/supabase";
@@ -215,12 +216,18 @@ function EmailCard() {
  */
 export function ProfilePage() {
   useDocumentTitle("Profile");
+  // The read-only demo's shared profile is shown with every control disabled.
+  const readOnly = useReadOnly();
   return (
-    <div className="mx-auto grid w-full max-w-3xl gap-6">
-      <PageHeader title="Profile" description="How you appear to your colleagues in Fairbalance." />
+    <ReadOnlyArea readOnly={readOnly} className="mx-auto grid w-full max-w-3xl gap-6">
+      <PageHeader
+        title="Profile"
+        description="How you appear to your colleagues in Fairbalance."
+        actions={readOnly ? <ReadOnlyNote /> : null}
+      />
       <AvatarEditor />
       <NameCard />
       <EmailCard />
-    </div>
+    </ReadOnlyArea>
   );
 }

@@ -1,4 +1,6 @@
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyArea, ReadOnlyNote } from "@/components/ui/read-only-note";
+import { useReadOnly } from "@/lib/auth";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { MfaCard, StepUpPrompt } from "./mfa-card";
 import { PasswordCard } from "./password-card";
@@ -13,13 +15,19 @@ import { SessionsCard } from "./sessions-card";
 export function SecurityPage() {
   useDocumentTitle("Security");
   const status = useSecurityStatus();
+  // The read-only demo's shared account is shown with every control disabled.
+  const readOnly = useReadOnly();
   return (
-    <div className="mx-auto grid w-full max-w-3xl gap-6">
-      <PageHeader title="Security" description="Your password, two-step verification and where you are signed in." />
+    <ReadOnlyArea readOnly={readOnly} className="mx-auto grid w-full max-w-3xl gap-6">
+      <PageHeader
+        title="Security"
+        description="Your password, two-step verification and where you are signed in."
+        actions={readOnly ? <ReadOnlyNote /> : null}
+      />
       {status.data ? <StepUpPrompt status={status.data} /> : null}
       <PasswordCard />
       <MfaCard />
       <SessionsCard />
-    </div>
+    </ReadOnlyArea>
   );
 }

@@ -1,8 +1,10 @@
 import { ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyArea, ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useProfile } from "@/entities/profile";
+import { useReadOnly } from "@/lib/auth";
 import { isAdminRole } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { NotificationSettings } from "./notification-settings";
@@ -19,8 +21,10 @@ export function SettingsPage() {
   useDocumentTitle("Settings");
   const profile = useProfile();
   const admin = isAdminRole(profile.data?.role);
+  // The read-only demo shows the settings with every control disabled.
+  const readOnly = useReadOnly();
   return (
-    <div className="mx-auto grid w-full max-w-3xl gap-6">
+    <ReadOnlyArea readOnly={readOnly} className="mx-auto grid w-full max-w-3xl gap-6">
       <PageHeader
         title="Settings"
         description={
@@ -28,13 +32,15 @@ export function SettingsPage() {
             ? "Your notification e-mails, how people reach and join this workspace, and the products your content promotes."
             : "How Fairbalance keeps you informed."
         }
+        actions={readOnly ? <ReadOnlyNote /> : null}
       />
       <NotificationSettings admin={admin} />
       {profile.isPending ? (
         <Skeleton className="h-64 w-full rounded-xl" />
       ) : admin ? (
         <>
-          <WorkspaceSettingsCard />
+          {/* Instance-wide: the server shows them to no demo session. */}
+          {readOnly ? null : <WorkspaceSettingsCard />}
           <ProductsSettingsCard />
         </>
       ) : (
@@ -50,6 +56,6 @@ export function SettingsPage() {
           </span>
         </p>
       )}
-    </div>
+    </ReadOnlyArea>
   );
 }

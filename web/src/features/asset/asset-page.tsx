@@ -10,6 +10,7 @@ import { Card } from "@/components/ui/card";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { EmptyState } from "@/components/ui/empty-state";
 import { NativeSelect } from "@/components/ui/select";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
@@ -18,7 +19,7 @@ import { peopleQuery } from "@/entities/members";
 import { productSummariesQuery } from "@/entities/products";
 import { useProfile } from "@/entities/profile";
 import { invalidateVersions, versionsQuery, type VersionSummary } from "@/entities/versions";
-import { useAuth } from "@/lib/auth";
+import { useReadOnly } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
 import { firstScreenShown } from "@/lib/idle";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -107,7 +108,8 @@ function AssetDetail({
   setParams: ReturnType<typeof useSearchParams>[1];
 }) {
   useDocumentTitle(asset.title);
-  const { demo } = useAuth();
+  // The read-only demo shows the asset with no way to change it.
+  const readOnly = useReadOnly();
   const profile = useProfile();
   const queryClient = useQueryClient();
   const products = useQuery(productSummariesQuery());
@@ -123,7 +125,7 @@ function AssetDetail({
   const compare = parseCompare(params.get("compare"));
   const product = products.data?.find((p) => p.id === asset.product_id);
   const owner = people.data?.find((p) => p.id === asset.owner_id);
-  const writer = canWriteContent(profile.data?.role);
+  const writer = canWriteContent(profile.data?.role) && !readOnly;
   const blocked = newVersionBlocked(asset.status);
   const archived = asset.status === "archived";
   const expiry = expiryState(asset.expires_at);
@@ -290,12 +292,11 @@ function AssetDetail({
                   </>
                 ) : null}
               </>
+            ) : readOnly ? (
+              <ReadOnlyNote />
             ) : null}
           </div>
         </div>
-        {demo && writer ? (
-          <p className="text-xs text-muted-foreground">This is the read-only demo: changes are refused.</p>
-        ) : null}
       </header>
 
       <div className="grid min-w-0 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">

@@ -9,12 +9,14 @@ import { Button } from "@/components/ui/button";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormError, FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { type Claim, type ClaimReference, type ClaimValues, claimPassagesQuery, decideClaim, invalidateClaims, linkPassage, saveClaim, unlinkPassage } from "@/entities/claims";
 import { claimFormValues, claimSchema, type PassageFormInput, passageSchema } from "@/entities/claims/schema";
 import type { Product } from "@/entities/products";
 import { referenceOptionsQuery } from "@/entities/references";
 import { useProfile } from "@/entities/profile";
+import { useReadOnly } from "@/lib/auth";
 import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { applyServerError } from "@/lib/form-errors";
@@ -46,7 +48,9 @@ export function ClaimDialog({
     resolver: zodResolver(claimSchema),
     defaultValues: claimFormValues(claim),
   });
-  const decides = decidesContentStatus(useProfile().data?.role);
+  // The read-only demo only shows the claim.
+  const demo = useReadOnly();
+  const decides = decidesContentStatus(useProfile().data?.role) && !demo;
   // Authors edit drafts; a decided claim is its reviewers' (the server's rule):
   // they set its status and expiry, never its text.
   const readOnly = !canWrite || (!decides && (saved?.status ?? "draft") !== "draft");
@@ -79,6 +83,7 @@ export function ClaimDialog({
       readOnly={readOnly && !decides}
       submitLabel={saved ? "Save claim" : "Create claim"}
       errorFallback="The claim could not be saved."
+      status={demo ? <ReadOnlyNote /> : null}
       after={
         saved ? (
           <Passages claimId={saved.id} canWrite={canWrite} />

@@ -5,6 +5,7 @@ import { useSearchParams } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { NativeSelect } from "@/components/ui/select";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { contentCountsQuery, type ContentFilters } from "@/entities/content";
@@ -28,6 +29,7 @@ import {
   referenceKindLabel,
   referenceStatusLabel,
 } from "@/lib/content-types";
+import { useReadOnly } from "@/lib/auth";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
 import { AssetsTab } from "./assets-tab";
@@ -116,7 +118,9 @@ export function ContentPage() {
   useDocumentTitle("Content & Modules Hub");
   const [params, setParams] = useSearchParams();
   const profile = useProfile();
-  const canWrite = canWriteContent(profile.data?.role);
+  // The read-only demo shows the library but offers no way to change it.
+  const readOnly = useReadOnly();
+  const canWrite = canWriteContent(profile.data?.role) && !readOnly;
   const tab = parseTab(params.get("tab"));
   const sort = parseSort(params.get("sort"), tab);
   const query = params.get("q") ?? "";
@@ -223,6 +227,8 @@ export function ContentPage() {
               <FilePlus2 aria-hidden="true" />
               New asset
             </Button>
+          ) : readOnly ? (
+            <ReadOnlyNote />
           ) : null
         }
       />

@@ -6,11 +6,13 @@ import type { z } from "zod";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { claimOptionsQuery } from "@/entities/claims";
 import { type ContentModule, decideModule, invalidateModules, type ModuleValues, saveModule } from "@/entities/modules";
 import { moduleFormValues, moduleSchema } from "@/entities/modules/schema";
 import type { Product } from "@/entities/products";
 import { useProfile } from "@/entities/profile";
+import { useReadOnly } from "@/lib/auth";
 import { decidesContentStatus, MODULE_KINDS, MODULE_STATUSES, moduleKindLabel, moduleStatusLabel, STATUS_DECIDED_HINT } from "@/lib/content-types";
 
 /**
@@ -35,7 +37,9 @@ export function ModuleDialog({
     resolver: zodResolver(moduleSchema),
     defaultValues: moduleFormValues(module),
   });
-  const decides = decidesContentStatus(useProfile().data?.role);
+  // The read-only demo only shows the module.
+  const demo = useReadOnly();
+  const decides = decidesContentStatus(useProfile().data?.role) && !demo;
   // Authors edit drafts; a decided module is its reviewers' (the server's
   // rule): they set its status and expiry, never its content.
   const readOnly = !canWrite || (!decides && (module?.status ?? "draft") !== "draft");
@@ -64,6 +68,7 @@ export function ModuleDialog({
       readOnly={readOnly && !decides}
       submitLabel={module ? "Save module" : "Create module"}
       errorFallback="The module could not be saved."
+      status={demo ? <ReadOnlyNote /> : null}
     >
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField name="kind" label="Kind">

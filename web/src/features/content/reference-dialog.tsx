@@ -9,8 +9,10 @@ import { buttonVariants } from "@/components/ui/button-variants";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
 import { FormField, FormSelect } from "@/components/ui/form";
 import { Input, Textarea } from "@/components/ui/input";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { attachReferenceFile, invalidateReferences, type Reference, saveReference } from "@/entities/references";
 import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
+import { useReadOnly } from "@/lib/auth";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
 import { referencePath } from "./reference-path";
 import { UploadProgress } from "./upload-progress";
@@ -65,6 +67,7 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
   });
 
   const readOnly = !canWrite;
+  const demo = useReadOnly();
   const { register } = form;
   return (
     <EntityFormDialog
@@ -79,7 +82,7 @@ export function ReferenceDialog({ reference, canWrite, onClose }: { reference: R
       pendingLabel={state.uploading ? "Uploading…" : "Saving…"}
       errorFallback="The reference could not be saved."
       fieldAliases={{ file_path: "file", file_name: "file" }}
-      status={state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : null}
+      status={state.uploading && file ? <UploadProgress state={state} fileName={file.name} onCancel={cancel} /> : demo ? <ReadOnlyNote /> : null}
     >
       <FormField name="title" label="Title">
         <Input readOnly={readOnly} maxLength={300} {...register("title")} />

@@ -37,7 +37,7 @@ import { getJSON, isRecord } from "@/lib/api";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { fieldMessages } from "@/lib/form-errors";
-import { invokeFunction, type InvokeOptions } from "@/lib/functions";
+import { FunctionError, invokeFunction, type InvokeOptions } from "@/lib/functions";
 import { applySafeModeQuery, safeModeActive } from "@/lib/safe-mode";
 import { cn } from "@/lib/utils";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -116,7 +116,7 @@ export function SafePage() {
 
         <div className="grid gap-6 lg:grid-cols-3">
           <SafeSessionCard />
-          <DatabaseCard call={call} />
+          <DatabaseCard call={call} signedIn={Boolean(accessToken)} />
           <DiagnosticsCard />
         </div>
 
@@ -291,7 +291,7 @@ function SafeSessionCard() {
   );
 }
 
-function DatabaseCard({ call }: { call: Call }) {
+function DatabaseCard({ call, signedIn }: { call: Call; signedIn: boolean }) {
   const status = useQuery({
     queryKey: ["safe", "db-status"],
     queryFn: async () => parseDbStatus(await call("db-recovery", { action: "GET_DB_STATUS" })),
@@ -300,6 +300,9 @@ function DatabaseCard({ call }: { call: Call }) {
     gcTime: 0,
   });
   const data = status.data;
+  // A refused token is not a connection failure: the session provider asks
+  // whether the session ended and, if so, the member is sent to sign in.
+  const tokenRefused = status.error instanceof FunctionError && status.error.status === 401 && signedIn;
   return (
     <SectionCard
       icon={Database}
@@ -313,10 +316,10 @@ function DatabaseCard({ call }: { call: Call }) {
       }
     >
       <div aria-live="polite" aria-busy={status.isFetching}>
-        {status.isPending ? (
+        {status.isPending || tokenRefused ? (
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <Spinner size="sm" label={null} />
-            Checking the connection…
+            {tokenRefused ? "Checking your session…" : "Checking the connection…"}
           </p>
         ) : status.isError ? (
           <Alert variant="destructive">

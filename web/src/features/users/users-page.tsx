@@ -16,10 +16,11 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Input } from "@/components/ui/input";
 import { MemberAvatar } from "@/components/ui/member-avatar";
 import { PageHeader } from "@/components/ui/page-header";
+import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useProfile } from "@/entities/profile";
-import { useAuth } from "@/lib/auth";
+import { useAuth, useReadOnly } from "@/lib/auth";
 import { formatDateTime, formatRelativeTime } from "@/lib/format-time";
 import { isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { describeServerError } from "@/lib/server-error";
@@ -102,10 +103,12 @@ function MemberActions({ member, onAction }: { member: Member; onAction: (a: Mem
 export function UsersPage() {
   useDocumentTitle("Users");
   const { user } = useAuth();
+  const readOnly = useReadOnly();
   const profile = useProfile();
   const orgId = profile.data?.org_id;
   const myRole = profile.data?.role;
-  const admin = isAdminRole(myRole);
+  // The read-only demo's admin sees the members, never a way to change them.
+  const admin = isAdminRole(myRole) && !readOnly;
   const members = useQuery(membersQuery(orgId));
   const invites = useQuery(openInvitesQuery(orgId, admin));
   const org = useQuery(orgQuery(orgId));
@@ -137,6 +140,8 @@ export function UsersPage() {
             >
               <UserPlus aria-hidden="true" /> Invite people
             </Button>
+          ) : readOnly ? (
+            <ReadOnlyNote />
           ) : null
         }
       />
@@ -155,7 +160,9 @@ export function UsersPage() {
             <CardDescription>
               {admin
                 ? "Change a role or deactivate someone from the actions at the end of their row."
-                : "Only administrators can invite people or change roles."}
+                : readOnly
+                  ? "In the read-only demo nobody can be invited, and no role changed."
+                  : "Only administrators can invite people or change roles."}
             </CardDescription>
           </div>
           <div className="relative w-full sm:w-72">
