@@ -11,7 +11,8 @@ import { applySafeModeQuery } from "@/lib/safe-mode";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
 import { routes } from "./router";
-import { preloadFirstScreen } from "./screens";
+import { setScreenPreparer } from "@/lib/next-screen";
+import { preloadFirstScreen, preloadScreensFor } from "./screens";
 import "./index.css";
 
 const container = document.getElementById("root");
@@ -52,6 +53,9 @@ if (readStoredSession()) {
   if (freshStoredSession()) afterFirstScreen(load, 3000);
   else load();
 }
+
+// The sign-in screen loads the screen it hands over to before it does.
+setScreenPreparer(preloadScreensFor);
 
 const router = createBrowserRouter(routes);
 

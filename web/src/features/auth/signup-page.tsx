@@ -41,7 +41,8 @@ async function lookUpInvite(token: string): Promise<InviteInfo> {
  * Joins the invitation's organisation (rpc accept_invite) and says how it
  * went. A sign-up (signedUpId, the new account) through a valid
  * invitation for that address has joined already (the server accepts it
- * with the sign-up), so its profile is looked at first.
+ * with the sign-up, and the invitation is then used), so its profile is
+ * looked at first.
  */
 async function acceptInvite(token: string, signedUpId?: string): Promise<Notice> {
   try {
@@ -83,10 +84,14 @@ export function SignupPage() {
   const [params] = useSearchParams();
   const token = params.get("invite") ?? "";
 
+  // Only the form shows the invitation. A signed-in visitor with a link
+  // (back from a confirmation link, or revisiting it after joining) is not
+  // shown it: the invitation may be used already, and the server would
+  // refuse to describe it.
   const invite = useQuery({
     queryKey: inviteKeys.byToken(token),
     queryFn: () => lookUpInvite(token),
-    enabled: token !== "",
+    enabled: token !== "" && auth.status === "signed-out",
     retry: false,
     staleTime: 0,
   });
