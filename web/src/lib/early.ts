@@ -1,5 +1,5 @@
 import { secondFactorDue } from "./assurance";
-import { embeddedConfig } from "./config";
+import { embeddedConfig, gateClosedAtLoad } from "./config";
 import { readStoredSession, type StoredSession } from "./supabase";
 
 /**
@@ -39,8 +39,7 @@ export function freshStoredSession(now: number = Date.now()): StoredSession | nu
 export function earlyHeaders(): Record<string, string> | null {
   const session = freshStoredSession();
   const config = embeddedConfig();
-  if (!session || !config) return null;
-  if ((config.gate && !config.gatePassed) || secondFactorDue(session)) return null;
+  if (!session || !config || gateClosedAtLoad() || secondFactorDue(session)) return null;
   return { apikey: config.anonKey, Authorization: `Bearer ${session.access_token}` };
 }
 

@@ -121,7 +121,7 @@ export function SecondFactorStep({
       description={
         <>
           {purpose === "reset"
-            ? "Your account has two-step verification on. Enter the 6-digit code from your authenticator app to choose a new password."
+            ? "Your account has two-step verification on. Enter the code from your authenticator app to choose a new password."
             : "Enter the 6-digit code from your authenticator app to finish signing in."}
           {email ? <span className="mt-1 block font-medium [overflow-wrap:anywhere] text-foreground">{email}</span> : null}
         </>
