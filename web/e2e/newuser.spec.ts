@@ -277,6 +277,7 @@ test("item 8: onboarding keeps Continue disabled for a blank name and a reload r
   await expect(name).toHaveAttribute("aria-invalid", "true");
   await shots(page, "onboarding-blank-name");
   await name.fill("  Harbor Biologics ");
+  await expect(name).not.toHaveAttribute("aria-invalid", "true");
   await expect(next).toBeEnabled();
   await next.click();
   await expect(page.getByRole("heading", { level: 1, name: "Invite Your Team" })).toBeVisible();

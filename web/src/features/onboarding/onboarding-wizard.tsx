@@ -333,6 +333,9 @@ function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreate
   // Continue stays disabled, and leaving the field says why.
   const blank = name.trim() === "";
   const nameField = form.register("name", {
+    onChange: (event: { target: { value: string } }) => {
+      if (event.target.value.trim() !== "" && form.getFieldState("name").error) form.clearErrors("name");
+    },
     onBlur: (event: { target: { value: string } }) => {
       const value = event.target.value;
       if (value !== "" && value.trim() === "") {
