@@ -148,6 +148,30 @@ test.describe("item 4: no screen makes a request it knows will fail", () => {
     await context.close();
   });
 
+  test("a self-sign-up on an instance that signs in at once, where an administrator exists, asks nothing the server refuses", async ({ browser }) => {
+    const own = await startServer(["--autoconfirm"]);
+    try {
+      await new Arrange(own).workspace("Has An Admin");
+      const context = await browser.newContext({ baseURL: own.url });
+      const page = await context.newPage();
+      const refused = watchRefusals(page);
+      const email = uniqueEmail("sol");
+      await page.goto("/signup");
+      await page.getByLabel("First name").fill("Sol");
+      await page.getByLabel("Last name").fill("Signup");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Create Account" }).click();
+      // Signed in, with no organisation yet, and not made an administrator.
+      await expect(page.getByRole("heading", { level: 1, name: "You are not part of an organization yet" })).toBeVisible();
+      await settle(page);
+      expect(refused).toEqual([]);
+      await context.close();
+    } finally {
+      await own.stop();
+    }
+  });
+
   test("behind the passcode gate a signed-in member's browser asks nothing the gate refuses, and is still signed in past it", async ({ browser }) => {
     const own = await startServer();
     try {

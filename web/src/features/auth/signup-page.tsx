@@ -19,6 +19,7 @@ import { acceptInvite as callAcceptInvite, inviteKeys, lookUpInvite as callGetIn
 import { claimFirstAdmin } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
+import { invokeFunction } from "@/lib/functions";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -55,6 +56,19 @@ async function acceptInvite(token: string, signedUpId?: string): Promise<Notice>
     return acceptInviteNotice(data, error);
   } catch (e) {
     return { kind: "error", title: "Failed to accept invite", description: errorMessage(e, "Please contact an administrator.") };
+  }
+}
+
+/**
+ * Whether the account just created is the instance's only one (db-recovery
+ * GET_USER_COUNT, open to anyone); when the count cannot be had, it may be.
+ */
+async function firstAccount(): Promise<boolean> {
+  try {
+    const body = await invokeFunction("db-recovery", { action: "GET_USER_COUNT" });
+    return typeof body.count !== "number" || body.count <= 1;
+  } catch {
+    return true;
   }
 }
 
@@ -170,7 +184,10 @@ export function SignupPage() {
       if (withInvite) {
         showNotice(await acceptInvite(token, data.user.id));
       } else {
-        await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
+        // The instance's first account becomes its administrator. The
+        // server allows that only while there is no administrator, so a
+        // later account does not ask (it would only be refused).
+        if (await firstAccount()) await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
         toast.success("Account created!", { description: "Welcome to Fairbalance." });
       }
       void navigate("/", { replace: true });
