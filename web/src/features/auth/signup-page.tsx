@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, MailCheck, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -16,10 +16,11 @@ import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PageSpinner, Spinner } from "@/components/ui/spinner";
 import { acceptInvite as callAcceptInvite, inviteKeys, lookUpInvite as callGetInvite } from "@/entities/invites";
-import { claimFirstAdmin } from "@/entities/profile";
+import { claimFirstAdmin, profileQuery } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { invokeFunction } from "@/lib/functions";
+import { prepareNextScreen } from "@/lib/next-screen";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -95,6 +96,7 @@ export function SignupPage() {
   useDocumentTitle("Create your account");
   const auth = useAuth();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const token = params.get("invite") ?? "";
 
@@ -190,6 +192,10 @@ export function SignupPage() {
         if (await firstAccount()) await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
         toast.success("Account created!", { description: "Welcome to Fairbalance." });
       }
+      // The profile (as it is now: joined, or made administrator) and the
+      // code of the screen it leads to, so that screen renders at once.
+      const userId = data.user.id;
+      await prepareNextScreen(queryClient.query(profileQuery(userId)).then((profile) => ({ path: "/", profile })));
       void navigate("/", { replace: true });
     } catch {
       form.setError("root", { type: "server", message: UNEXPECTED });
