@@ -286,3 +286,36 @@ func TestMFAChallengeAddress(t *testing.T) {
 		h.decodeSession(h.verifyFactor(s.AccessToken, f.ID, c, code, header("X-Forwarded-For", "203.0.113.1")))
 	}, withForwardedFor)
 }
+
+// TestMFAPasswordRecovery: the e-mailed recovery link is one factor, so the
+// session it gives an account with a verified authenticator is aal1 and may
+// not set a password until it has answered the authenticator challenge.
+func TestMFAPasswordRecovery(t *testing.T) {
+	t.Parallel()
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		h.seedUser("reset2fa@example.com", true)
+		s := h.signIn("reset2fa@example.com", testPassword)
+		f := h.enroll(s.AccessToken, "Phone")
+		h.decodeSession(h.verifyFactor(s.AccessToken, f.ID, h.challenge(s.AccessToken, f.ID), totpCode(t, f.TOTP.Secret, h.clock.Now())))
+
+		h.clock.Advance(time.Hour)
+		h.do("POST", "/auth/v1/recover", map[string]any{"email": "reset2fa@example.com"}).OK(http.StatusOK)
+		code := mailCode(t, h.lastMail("reset2fa@example.com"))
+		rec := h.decodeSession(h.do("POST", "/auth/v1/verify", map[string]any{"type": "recovery", "email": "reset2fa@example.com", "token": code}))
+		if claimsOf(t, rec.AccessToken)["aal"] != "aal1" {
+			t.Fatalf("recovery session of a two-step account at %v, want aal1", claimsOf(t, rec.AccessToken)["aal"])
+		}
+		before := h.snapshot()
+		h.do("PUT", "/auth/v1/user", map[string]any{"password": "Recovered-Passw0rd"}, bearer(rec.AccessToken)).Err(http.StatusUnauthorized, "insufficient_aal")
+		h.unchanged(before, "password set from an aal1 recovery session")
+		h.do("POST", "/auth/v1/token?grant_type=password", map[string]any{"email": "reset2fa@example.com", "password": "Recovered-Passw0rd"}).Err(http.StatusBadRequest, "invalid_credentials")
+
+		// With the authenticator's code the same session may.
+		up := h.decodeSession(h.verifyFactor(rec.AccessToken, f.ID, h.challenge(rec.AccessToken, f.ID), totpCode(t, f.TOTP.Secret, h.clock.Now())))
+		if claimsOf(t, up.AccessToken)["aal"] != "aal2" {
+			t.Fatal("the code did not raise the recovery session to aal2")
+		}
+		h.do("PUT", "/auth/v1/user", map[string]any{"password": "Recovered-Passw0rd"}, bearer(up.AccessToken)).OK(http.StatusOK)
+		h.signIn("reset2fa@example.com", "Recovered-Passw0rd")
+	})
+}

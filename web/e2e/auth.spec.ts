@@ -323,7 +323,8 @@ test.describe("sign-up", () => {
       await expectPath(page, "/");
       expect(await profileOf(own, first)).toMatchObject({ role: "admin", full_name: "First Admin", org_id: null });
 
-      // A later self-sign-up cannot claim the role: the server refuses it.
+      // A later self-sign-up does not become administrator: the screen does
+      // not ask (the instance has an administrator), and the server refuses it.
       await page.evaluate(() => {
         window.localStorage.clear();
       });
@@ -335,7 +336,19 @@ test.describe("sign-up", () => {
       await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Create Account" }).click();
       await expectPath(page, "/");
-      expect(await profileOf(own, second)).toMatchObject({ role: "viewer", full_name: "Second Person" });
+      const secondProfile = await profileOf(own, second);
+      expect(secondProfile).toMatchObject({ role: "viewer", full_name: "Second Person" });
+      const claim = await fetch(`${own.url}/rest/v1/profiles_v2?id=eq.${secondProfile.id}`, {
+        method: "PATCH",
+        headers: {
+          apikey: own.anonKey,
+          Authorization: `Bearer ${await accessToken(own, { email: second, password: PASSWORD })}`,
+          "Content-Type": "application/json",
+        },
+        body: JSON.stringify({ role: "admin" }),
+      });
+      expect(claim.status).toBe(403);
+      expect((await profileOf(own, second)).role).toBe("viewer");
       await page.context().close();
     } finally {
       await own.stop();

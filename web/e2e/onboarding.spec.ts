@@ -86,13 +86,14 @@ test("a new admin creates the organization, invites two people, and one of them 
   await accessible(page);
   await shots(page, "onboarding-1-organization");
 
-  // Validation: Continue is disabled while empty; a blank name is refused.
+  // Validation: Continue is disabled while empty — spaces only count as
+  // empty (required after trimming) — and leaving a blank name says why.
   const name = page.getByLabel("Organization name");
   const next = page.getByRole("button", { name: "Continue" });
   await expect(next).toBeDisabled();
   await name.fill("   ");
-  await expect(next).toBeEnabled();
-  await next.click();
+  await expect(next).toBeDisabled();
+  await name.blur();
   await expect(page.getByRole("alert").filter({ hasText: "Please enter a name for your organization" })).toBeVisible();
   await expect(page.getByText("Organization name required")).toBeVisible();
   await expect(name).toHaveAttribute("aria-invalid", "true");

@@ -2,6 +2,7 @@ import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router";
 import { PageSpinner } from "@/components/ui/spinner";
 import { useProfile } from "@/entities/profile";
+import { useOnboarding } from "@/features/onboarding/progress";
 import { useAuth } from "@/lib/auth";
 import { ErrorBoundary } from "./error-boundary";
 import { NoWorkspaceScreen, OnboardingScreen } from "./screens";
@@ -36,11 +37,14 @@ export function Screen() {
  * The frame of the signed-in app: sidebar, top bar, preview banner. It is
  * skipped (spec) when there is neither a signed-in user nor preview; an admin
  * without an organisation sees the onboarding wizard instead, and a member
- * without one a screen explaining how to join.
+ * without one a screen explaining how to join. An admin whose onboarding
+ * has begun in this browser (the organisation exists) but not finished sees
+ * the wizard too, where it was.
  */
 export function ShellLayout() {
   const { user, preview, demo } = useAuth();
   const profile = useProfile();
+  const onboarding = useOnboarding(user?.id, profile.data?.role === "admin" ? profile.data.org_id : null);
 
   if (!user && !preview) {
     return (
@@ -51,7 +55,7 @@ export function ShellLayout() {
   }
 
   if (user && profile.isPending) return <PageSpinner label="Loading your workspace" />;
-  if (user && !demo && profile.data && !profile.data.org_id) {
+  if (user && !demo && profile.data && (!profile.data.org_id || onboarding)) {
     return (
       <Suspense fallback={<PageSpinner />}>
         {profile.data.role === "admin" ? <OnboardingScreen /> : <NoWorkspaceScreen />}

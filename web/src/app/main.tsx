@@ -5,13 +5,15 @@ import { createRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { installGlobalLogging, logMetric, mayAuditClientError } from "@/lib/logger";
+import { gateClosedAtLoad } from "@/lib/config";
 import { freshStoredSession } from "@/lib/early";
 import { afterFirstScreen } from "@/lib/idle";
 import { applySafeModeQuery } from "@/lib/safe-mode";
 import { getSupabase, readStoredSession } from "@/lib/supabase";
 import { Providers } from "./providers";
 import { routes } from "./router";
-import { preloadFirstScreen } from "./screens";
+import { setScreenPreparer } from "@/lib/next-screen";
+import { preloadFirstScreen, preloadScreensFor } from "./screens";
 import "./index.css";
 
 const container = document.getElementById("root");
@@ -44,7 +46,9 @@ installGlobalLogging((entry) => {
 // A visitor with a session goes straight to a screen of the shell: fetch
 // its chunks now rather than after the guard has checked the session.
 // The session check needs supabase-js (the instance config is in the page).
-if (readStoredSession()) {
+// Behind a closed passcode gate the first screen is the gate, and the
+// client would only try to renew the session and be refused.
+if (readStoredSession() && !gateClosedAtLoad()) {
   preloadFirstScreen(window.location.pathname);
   const load = () => void getSupabase().catch(() => undefined);
   // A fresh session is taken as stored, and the first screen's data comes
@@ -52,6 +56,9 @@ if (readStoredSession()) {
   if (freshStoredSession()) afterFirstScreen(load, 3000);
   else load();
 }
+
+// The sign-in screen loads the screen it hands over to before it does.
+setScreenPreparer(preloadScreensFor);
 
 const router = createBrowserRouter(routes);
 

@@ -1,4 +1,5 @@
 import { createElement, lazy, type ComponentType } from "react";
+import type { NextScreen } from "@/lib/next-screen";
 
 // Each screen is its own chunk, loaded the first time its route renders;
 // the layout's <Suspense> shows a spinner meanwhile.
@@ -68,6 +69,15 @@ export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page"
 export const GuidelinesScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.GuidelinesPage));
 export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ComplianceIntelPage));
 
+/** The screen a path of the shell opens, for the entry points worth loading ahead. */
+function screenFor(pathname: string): LazyScreen | undefined {
+  if (pathname.startsWith("/assets/")) return AssetScreen;
+  if (pathname === "/content" || pathname === "/content-hub") return ContentScreen;
+  if (pathname.startsWith("/content/references/")) return ReferenceScreen;
+  if (pathname === "/") return HomeScreen;
+  return undefined;
+}
+
 /**
  * Starts fetching the chunks a signed-in visitor's first screen needs — the
  * shell and, for the busiest entry points, the screen itself — at boot, in
@@ -77,10 +87,25 @@ export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap
  */
 export function preloadFirstScreen(pathname: string): void {
   const first: LazyScreen[] = [ShellLayout];
-  if (pathname.startsWith("/assets/")) first.push(AssetScreen);
-  else if (pathname === "/content" || pathname === "/content-hub") first.push(ContentScreen);
-  else if (pathname.startsWith("/content/references/")) first.push(ReferenceScreen);
-  else if (pathname === "/") first.push(HomeScreen);
+  const screen = screenFor(pathname);
+  if (screen) first.push(screen);
   // A failure here is not the visitor's concern yet: the screen's own render retries and reports it.
   for (const s of first) void s.preload().catch(() => undefined);
+}
+
+/**
+ * Loads the chunks of the screen `next` opens (lib/next-screen): the shell
+ * and, for a member without an organisation, onboarding or the
+ * no-workspace page, else the path's screen — so the sign-in screen can
+ * hand over to a screen that renders at once.
+ */
+export function preloadScreensFor(next: NextScreen): Promise<unknown> {
+  const list: LazyScreen[] = [ShellLayout];
+  const { profile } = next;
+  if (profile && !profile.org_id) list.push(profile.role === "admin" ? OnboardingScreen : NoWorkspaceScreen);
+  else {
+    const screen = screenFor(next.path);
+    if (screen) list.push(screen);
+  }
+  return Promise.all(list.map((s) => s.preload()));
 }

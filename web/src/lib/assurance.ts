@@ -28,9 +28,9 @@ export function tokenClaims(jwt: string): Record<string, unknown> | null {
  * currentLevel below it) judged from the session alone, so the route guard
  * can decide before the library has loaded.
  */
-export function secondFactorDue(session: Pick<Session, "access_token" | "user"> | null | undefined): boolean {
+export function secondFactorDue(session: Pick<Session, "access_token"> & { user?: unknown } | null | undefined): boolean {
   if (!session) return false;
-  const factors: unknown = (session.user as { factors?: unknown } | undefined)?.factors;
+  const factors: unknown = isRecord(session.user) ? session.user.factors : undefined;
   const verified = Array.isArray(factors) && factors.some((f: unknown) => isRecord(f) && f.status === "verified");
   return verified && tokenClaims(session.access_token)?.aal !== "aal2";
 }

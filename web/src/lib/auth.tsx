@@ -1,7 +1,7 @@
 import type { Session, User } from "@supabase/supabase-js";
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, use, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { getConfig } from "./config";
+import { gateClosedAtLoad, getConfig } from "./config";
 import { freshStoredSession } from "./early";
 import { afterFirstScreen } from "./idle";
 import { logEvent } from "./logger";
@@ -236,7 +236,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     async function start() {
       const wantsPreview = previewWanted();
       const needsClient = readStoredSession() !== null || urlHasAuthTokens() || wantsPreview;
-      if (!needsClient) return;
+      // Behind a closed gate (the guard shows it first) the server would
+      // refuse renewing the session, and supabase-js would then drop it:
+      // the session is checked once the gate is passed (a fresh page load).
+      if (!needsClient || gateClosedAtLoad()) return;
       const hadStored = readStoredSession() !== null;
       let preview = false;
       if (wantsPreview) {

@@ -56,6 +56,17 @@ export function embeddedConfig(): PublicConfig | null {
   }
 }
 
+/**
+ * Whether the passcode gate was closed to this browser when the page was
+ * served (the configuration the page carries says so). Until it is passed —
+ * which loads the page afresh — the server refuses every API request, the
+ * renewal of a stored session included, so none is made.
+ */
+export function gateClosedAtLoad(): boolean {
+  const config = embeddedConfig();
+  return config !== null && config.gate && !config.gatePassed;
+}
+
 /** The configuration, fetched once per page load (a failure is retried on the next call). */
 export function getConfig(): Promise<PublicConfig> {
   const embedded = cached ? null : embeddedConfig();

@@ -61,6 +61,31 @@ describe("early loads", () => {
     expect(earlyHeaders()).toEqual({ apikey: "anon-1", Authorization: "Bearer token-1" });
   });
 
+  it("are not made when the server is known to refuse them: a closed gate, an unanswered authenticator", () => {
+    storeSession(3600);
+    expect(earlyHeaders()).not.toBeNull();
+    document.getElementById("fairbalance-config")?.remove();
+    embed({ anon_key: "anon-1", gate: true, gate_passed: false });
+    expect(earlyHeaders()).toBeNull();
+    expect(startEarly("k", "/rest/v1/x")).toBeNull();
+    document.getElementById("fairbalance-config")?.remove();
+    embed({ anon_key: "anon-1", gate: true, gate_passed: true });
+    expect(earlyHeaders()).not.toBeNull();
+
+    // An account with a verified authenticator, signed in with the password only (aal1).
+    const claims = (aal: string) => `x.${btoa(JSON.stringify({ aal })).replace(/=+$/, "")}.y`;
+    const session = (aal: string) => ({
+      access_token: claims(aal),
+      refresh_token: "refresh-1",
+      expires_at: Math.floor(Date.now() / 1000) + 3600,
+      user: { id: "user-1", factors: [{ id: "f1", status: "verified" }] },
+    });
+    window.localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(session("aal1")));
+    expect(earlyHeaders()).toBeNull();
+    window.localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify(session("aal2")));
+    expect(earlyHeaders()).not.toBeNull();
+  });
+
   it("are requested as the stored session and handed out once", async () => {
     storeSession(3600);
     const fetchMock = vi.fn<typeof fetch>().mockResolvedValue(jsonResponse([{ id: "p1" }]));

@@ -1,4 +1,5 @@
-import { embeddedConfig } from "./config";
+import { secondFactorDue } from "./assurance";
+import { embeddedConfig, gateClosedAtLoad } from "./config";
 import { readStoredSession, type StoredSession } from "./supabase";
 
 /**
@@ -28,11 +29,17 @@ export function freshStoredSession(now: number = Date.now()): StoredSession | nu
   return session;
 }
 
-/** The headers of an API request as the stored session, or null without a fresh session and the page's config. */
+/**
+ * The headers of an API request as the stored session, or null without a
+ * fresh session and the page's config — and null when the server is known
+ * to refuse the request: the passcode gate is closed to this browser, or the
+ * session has yet to answer its authenticator challenge (the first screen is
+ * then the gate or the code step, which need no data).
+ */
 export function earlyHeaders(): Record<string, string> | null {
   const session = freshStoredSession();
   const config = embeddedConfig();
-  if (!session || !config) return null;
+  if (!session || !config || gateClosedAtLoad() || secondFactorDue(session)) return null;
   return { apikey: config.anonKey, Authorization: `Bearer ${session.access_token}` };
 }
 

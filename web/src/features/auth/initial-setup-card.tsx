@@ -13,6 +13,7 @@ import { PasswordInput } from "@/components/ui/password-input";
 import { Spinner } from "@/components/ui/spinner";
 import { applyServerError } from "@/lib/form-errors";
 import { invokeFunction } from "@/lib/functions";
+import { prepareNextScreen } from "@/lib/next-screen";
 import { MIN_PASSWORD_LENGTH } from "@/lib/password";
 import { notify } from "./notify";
 import { signInErrorMessage, signInWithPassword } from "./sign-in";
@@ -22,14 +23,31 @@ import { setupSchema } from "./validation";
  * The first-run card of the sign-in screen: creates the first administrator
  * (db-recovery SAFE_CREATE_ADMIN, which the server allows without a key
  * only while the instance has no account) and signs in with it.
+ * `onBusyChange` says when it starts and when it failed (then the screen is
+ * the sign-in screen again); `onSignedIn` takes over once signed in.
  */
-export function InitialSetupCard({ onSignedIn, disabled }: { onSignedIn: (user: User) => void; disabled: boolean }) {
+export function InitialSetupCard({
+  onSignedIn,
+  onBusyChange,
+  disabled,
+}: {
+  onSignedIn: (user: User) => Promise<void>;
+  onBusyChange: (busy: boolean) => void;
+  disabled: boolean;
+}) {
   const form = useForm<z.input<typeof setupSchema>>({ resolver: zodResolver(setupSchema), defaultValues: { email: "", password: "" } });
   const error = form.formState.errors.root?.message;
-  const [busy, setBusy] = useState(false);
+  const [busy, setBusyState] = useState(false);
+  const setBusy = (next: boolean) => {
+    setBusyState(next);
+    onBusyChange(next);
+  };
 
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     setBusy(true);
+    // The new administrator has no organisation yet: onboarding comes
+    // next, and its code loads while the account is created.
+    void prepareNextScreen({ path: "/", profile: { org_id: null, role: "admin" } });
     try {
       await invokeFunction("db-recovery", { action: "SAFE_CREATE_ADMIN", admin_email: email.trim(), admin_password: password });
     } catch (e) {
@@ -45,7 +63,7 @@ export function InitialSetupCard({ onSignedIn, disabled }: { onSignedIn: (user: 
     }
     notify("success", "Success!", { description: "Administrator account created. Signing you in…" });
     try {
-      onSignedIn(await signInWithPassword(email, password));
+      await onSignedIn(await signInWithPassword(email, password));
     } catch (e) {
       form.setError("root", { type: "server", message: signInErrorMessage(e) });
       setBusy(false);

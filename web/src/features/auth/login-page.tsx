@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import type { User } from "@supabase/supabase-js";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { CircleAlert, Eye, LogIn } from "lucide-react";
 import { lazy, Suspense, useState } from "react";
 import { useForm } from "react-hook-form";
@@ -20,6 +20,7 @@ import { errorMessage } from "@/lib/errors";
 import { invokeFunction } from "@/lib/functions";
 import { safeReturnPath } from "@/lib/guard";
 import { previewRequested, setPreviewFlag } from "@/lib/modes";
+import { prepareNextScreen } from "@/lib/next-screen";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { notify } from "./notify";
 import { SecondFactorStep } from "./second-factor-step";
@@ -42,6 +43,19 @@ async function fetchUserCount(): Promise<number | null> {
   return typeof body.count === "number" ? body.count : null;
 }
 
+/**
+ * The member's profile (cached for the shell, which waits for it) and, from
+ * it, the code of the screen signing in leads to — onboarding for an admin
+ * without an organisation — so that screen renders at once rather than
+ * after a spinner per part. Never rejects; 5 s at most.
+ */
+function prepareHandOver(queryClient: QueryClient, userId: string, path: string): Promise<void> {
+  const next = import("@/entities/profile")
+    .then(({ profileQuery }) => queryClient.query(profileQuery(userId)))
+    .then((profile) => ({ path, profile }));
+  return prepareNextScreen(next);
+}
+
 // "code": signed in with the password, the authenticator code is due.
 type Phase = "idle" | "busy" | "code" | "leaving";
 
@@ -59,6 +73,7 @@ export function LoginPage() {
   const auth = useAuth();
   const location = useLocation();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const returnTo = safeReturnPath((location.state as { from?: unknown } | null)?.from);
 
@@ -78,7 +93,7 @@ export function LoginPage() {
   if (phase === "idle" && auth.status === "signed-in" && !codeDue) return <Navigate to={returnTo} replace />;
   if (phase === "idle" && auth.status === "loading") return <PageSpinner label="Checking your session" />;
 
-  function afterSignIn(user: User) {
+  async function afterSignIn(user: User) {
     setPhase("leaving");
     if (mustResetPassword(user)) {
       notify("warning", "Choose a new password", {
@@ -87,12 +102,15 @@ export function LoginPage() {
       void navigate("/reset-password", { replace: true, state: { mustReset: true } });
       return;
     }
+    await prepareHandOver(queryClient, user.id, returnTo);
     notify("success", "Login successful");
     void navigate(returnTo, { replace: true });
   }
 
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     setPhase("busy");
+    // The shell's code loads while the password is checked.
+    void prepareNextScreen({ path: returnTo });
     try {
       const user = await signInWithPassword(email, password);
       if (await secondFactorRequired()) {
@@ -100,7 +118,7 @@ export function LoginPage() {
         setPhase("code");
         return;
       }
-      afterSignIn(user);
+      await afterSignIn(user);
     } catch (e) {
       form.setError("root", { type: "server", message: signInErrorMessage(e) });
       setPhase("idle");
@@ -210,7 +228,7 @@ export function LoginPage() {
           email={auth.user?.email}
           onVerified={(user) => {
             const signedIn = user ?? auth.user;
-            if (signedIn) afterSignIn(signedIn);
+            if (signedIn) void afterSignIn(signedIn);
             else void navigate(returnTo, { replace: true });
           }}
           onCancel={() => {
@@ -226,7 +244,15 @@ export function LoginPage() {
     <AuthFrame width="lg" footer={footer}>
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <Suspense fallback={<PageSpinner />}>
-          <InitialSetupCard onSignedIn={afterSignIn} disabled={busy} />
+          <InitialSetupCard
+            onSignedIn={afterSignIn}
+            onBusyChange={(setupBusy) => {
+              // While the card works this screen does not leave on its own
+              // (a signed-in visitor is otherwise sent on at once).
+              setPhase(setupBusy ? "busy" : "idle");
+            }}
+            disabled={busy}
+          />
         </Suspense>
         {signInCard}
       </div>

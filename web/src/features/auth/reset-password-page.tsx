@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import type { Session } from "@supabase/supabase-js";
 import { CircleAlert, CircleCheck, KeyRound, LinkIcon } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -12,10 +13,12 @@ import { buttonVariants } from "@/components/ui/button-variants";
 import { Field } from "@/components/ui/field";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PageSpinner, Spinner } from "@/components/ui/spinner";
+import { secondFactorDue } from "@/lib/assurance";
 import { errorMessage } from "@/lib/errors";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { PasswordRequirements } from "./password-requirements";
+import { SecondFactorStep } from "./second-factor-step";
 import { INVALID_RESET_LINK, isRecoveryToken, mustResetPassword, readLinkTokens, resetSchema } from "./validation";
 
 /** Spec §9: the screen goes to /login this long after the password changed. */
@@ -36,8 +39,20 @@ function updatedRecently(): boolean {
 type State =
   | { kind: "checking" }
   | { kind: "invalid"; detail: string }
+  // The account has two-step verification: the authenticator code comes first.
+  | { kind: "code"; email: string | undefined; mustReset: boolean }
   | { kind: "form"; mustReset: boolean }
   | { kind: "updated" };
+
+/**
+ * The form, once `session` may set a password: a session of an account
+ * with a verified authenticator answers its challenge first (the server
+ * refuses a password change from a session that has not).
+ */
+function formFor(session: Session, mustReset: boolean): State {
+  if (secondFactorDue(session)) return { kind: "code", email: session.user.email, mustReset };
+  return { kind: "form", mustReset };
+}
 
 /**
  * Establishes the session the reset link carries. The tokens come in the
@@ -53,12 +68,12 @@ async function establish(tokens: ReturnType<typeof readLinkTokens>): Promise<Sta
     if (!tokens.accessToken || !tokens.refreshToken) return { kind: "invalid", detail: "" };
     const { data, error } = await sb.auth.setSession({ access_token: tokens.accessToken, refresh_token: tokens.refreshToken });
     if (error || !data.session) return { kind: "invalid", detail: "" };
-    return { kind: "form", mustReset: false };
+    return formFor(data.session, false);
   }
   const { data } = await sb.auth.getSession();
   const session = data.session;
-  if (session && isRecoveryToken(session.access_token)) return { kind: "form", mustReset: false };
-  if (session && mustResetPassword(session.user)) return { kind: "form", mustReset: true };
+  if (session && isRecoveryToken(session.access_token)) return formFor(session, false);
+  if (session && mustResetPassword(session.user)) return formFor(session, true);
   return { kind: "invalid", detail: "" };
 }
 
@@ -131,6 +146,25 @@ export function ResetPasswordPage() {
   }
 
   if (state.kind === "checking") return <PageSpinner label="Checking your reset link" />;
+
+  if (state.kind === "code") {
+    const { mustReset } = state;
+    return (
+      <AuthFrame>
+        <SecondFactorStep
+          email={state.email}
+          purpose="reset"
+          onVerified={() => {
+            setState({ kind: "form", mustReset });
+          }}
+          onCancel={() => {
+            // The link's session has ended: choosing a password needs a new link.
+            void navigate("/login", { replace: true });
+          }}
+        />
+      </AuthFrame>
+    );
+  }
 
   if (state.kind === "invalid") {
     return (

@@ -52,15 +52,20 @@ function refusalMessage(error: unknown): string {
  * gives the app's 6-digit code. `mfa.challengeAndVerify` raises the
  * session to aal2 and `onVerified` continues the sign-in with the user it
  * returns; 'Cancel and sign out' ends this password-only session (on the
- * server too) and `onCancel` returns to the first step.
+ * server too) and `onCancel` returns to the first step. The password reset
+ * asks it too (`purpose` "reset"), before the new password: the e-mailed
+ * link is one factor only.
  */
 export function SecondFactorStep({
   email,
+  purpose = "sign-in",
   onVerified,
   onCancel,
 }: {
   /** The account being signed in to, shown so the person knows which code to give. */
   email?: string | undefined;
+  /** What the code is for: finishing the sign-in, or going on to choose a new password. */
+  purpose?: "sign-in" | "reset";
   onVerified: (user: User | null) => void;
   onCancel: () => void;
 }) {
@@ -115,7 +120,9 @@ export function SecondFactorStep({
       title="Two-step verification"
       description={
         <>
-          Enter the 6-digit code from your authenticator app to finish signing in.
+          {purpose === "reset"
+            ? "Your account has two-step verification on. Enter the code from your authenticator app to choose a new password."
+            : "Enter the 6-digit code from your authenticator app to finish signing in."}
           {email ? <span className="mt-1 block font-medium [overflow-wrap:anywhere] text-foreground">{email}</span> : null}
         </>
       }

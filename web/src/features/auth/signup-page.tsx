@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { CircleAlert, MailCheck, UserPlus } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
@@ -16,9 +16,11 @@ import { Input } from "@/components/ui/input";
 import { PasswordInput } from "@/components/ui/password-input";
 import { PageSpinner, Spinner } from "@/components/ui/spinner";
 import { acceptInvite as callAcceptInvite, inviteKeys, lookUpInvite as callGetInvite } from "@/entities/invites";
-import { claimFirstAdmin } from "@/entities/profile";
+import { claimFirstAdmin, profileQuery } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
+import { invokeFunction } from "@/lib/functions";
+import { prepareNextScreen } from "@/lib/next-screen";
 import { roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { getSupabase } from "@/lib/supabase";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -41,7 +43,8 @@ async function lookUpInvite(token: string): Promise<InviteInfo> {
  * Joins the invitation's organisation (rpc accept_invite) and says how it
  * went. A sign-up (signedUpId, the new account) through a valid
  * invitation for that address has joined already (the server accepts it
- * with the sign-up), so its profile is looked at first.
+ * with the sign-up, and the invitation is then used), so its profile is
+ * looked at first.
  */
 async function acceptInvite(token: string, signedUpId?: string): Promise<Notice> {
   try {
@@ -54,6 +57,19 @@ async function acceptInvite(token: string, signedUpId?: string): Promise<Notice>
     return acceptInviteNotice(data, error);
   } catch (e) {
     return { kind: "error", title: "Failed to accept invite", description: errorMessage(e, "Please contact an administrator.") };
+  }
+}
+
+/**
+ * Whether the account just created is the instance's only one (db-recovery
+ * GET_USER_COUNT, open to anyone); when the count cannot be had, it may be.
+ */
+async function firstAccount(): Promise<boolean> {
+  try {
+    const body = await invokeFunction("db-recovery", { action: "GET_USER_COUNT" });
+    return typeof body.count !== "number" || body.count <= 1;
+  } catch {
+    return true;
   }
 }
 
@@ -80,13 +96,18 @@ export function SignupPage() {
   useDocumentTitle("Create your account");
   const auth = useAuth();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const token = params.get("invite") ?? "";
 
+  // Only the form shows the invitation. A signed-in visitor with a link
+  // (back from a confirmation link, or revisiting it after joining) is not
+  // shown it: the invitation may be used already, and the server would
+  // refuse to describe it.
   const invite = useQuery({
     queryKey: inviteKeys.byToken(token),
     queryFn: () => lookUpInvite(token),
-    enabled: token !== "",
+    enabled: token !== "" && auth.status === "signed-out",
     retry: false,
     staleTime: 0,
   });
@@ -165,9 +186,16 @@ export function SignupPage() {
       if (withInvite) {
         showNotice(await acceptInvite(token, data.user.id));
       } else {
-        await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
+        // The instance's first account becomes its administrator. The
+        // server allows that only while there is no administrator, so a
+        // later account does not ask (it would only be refused).
+        if (await firstAccount()) await claimFirstAdmin(data.user.id, fullName).catch(() => undefined);
         toast.success("Account created!", { description: "Welcome to Fairbalance." });
       }
+      // The profile (as it is now: joined, or made administrator) and the
+      // code of the screen it leads to, so that screen renders at once.
+      const userId = data.user.id;
+      await prepareNextScreen(queryClient.query(profileQuery(userId)).then((profile) => ({ path: "/", profile })));
       void navigate("/", { replace: true });
     } catch {
       form.setError("root", { type: "server", message: UNEXPECTED });

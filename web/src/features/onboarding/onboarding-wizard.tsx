@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, Copy, Info, Plus, Scale, X } from "lucide-react";
 import { useEffect, useId, useRef, useState, type ReactNode, type RefObject } from "react";
 import { FormProvider, useFieldArray, useForm, useWatch, type UseFormRegister } from "react-hook-form";
@@ -15,11 +15,11 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Progress } from "@/components/ui/progress";
 import { NativeSelect } from "@/components/ui/select";
-import { Spinner } from "@/components/ui/spinner";
+import { PageSpinner, Spinner } from "@/components/ui/spinner";
 import { logAudit } from "@/entities/audit";
 import { createInvite, invalidateInvites, type IssuedInvite } from "@/entities/invites";
-import { insertOrg, invalidateOrgs, type Org, updateOrg } from "@/entities/orgs";
-import { joinOrganization, useInvalidateProfile } from "@/entities/profile";
+import { insertOrg, invalidateOrgs, type Org, orgQuery, updateOrg } from "@/entities/orgs";
+import { joinOrganization, useInvalidateProfile, useProfile } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
 import { errorMessage } from "@/lib/errors";
 import { applyServerError } from "@/lib/form-errors";
@@ -38,6 +38,7 @@ import {
   REVIEWER_AREAS,
   ROLE_CHOICES,
 } from "./invites";
+import { clearOnboarding, readOnboarding, saveOnboarding, type OnboardingProgress } from "./progress";
 
 /** An organization as the wizard keeps it between its steps. */
 type CreatedOrg = Org;
@@ -70,12 +71,19 @@ type HeadingRef = RefObject<HTMLHeadingElement | null>;
  */
 export function OnboardingWizard() {
   const { user } = useAuth();
+  const userId = user?.id ?? "";
+  const profile = useProfile();
+  // Begun in this browser before a reload: step 1 is done (the organization
+  // exists and the admin joined it), so the wizard goes on where it was.
+  const [resumed] = useState<OnboardingProgress | null>(() => readOnboarding(userId, profile.data?.org_id));
+  const resumedOrg = useQuery(orgQuery(resumed?.orgId));
   const invalidateProfile = useInvalidateProfile();
-  const [view, setView] = useState<View>("organization");
-  const [org, setOrg] = useState<CreatedOrg | null>(null);
+  const [view, setView] = useState<View>(resumed?.step ?? "organization");
+  const [created, setOrg] = useState<CreatedOrg | null>(null);
+  const org = created ?? resumedOrg.data ?? null;
   // Set once the profile joined the organization: a retry after a failed
   // join must not create a second organization.
-  const [joined, setJoined] = useState(false);
+  const [joined, setJoined] = useState(resumed !== null);
   const [sent, setSent] = useState<Record<string, SentInvite>>({});
   const [finishing, setFinishing] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -94,8 +102,6 @@ export function OnboardingWizard() {
     headingRef.current?.focus();
   }, [view]);
 
-  const userId = user?.id ?? "";
-
   async function complete(completedSteps: string[]) {
     setFinishing(true);
     if (org) {
@@ -108,6 +114,7 @@ export function OnboardingWizard() {
         logEvent("error", "Onboarding completion could not be recorded", { error, context: { orgId: org.id } });
       }
     }
+    clearOnboarding(userId);
     await invalidateProfile();
     // Normally the shell has replaced the wizard by now; if the profile
     // could not be reloaded, let the admin try again.
@@ -131,20 +138,33 @@ export function OnboardingWizard() {
       <main id="main" tabIndex={-1} className="flex flex-1 justify-center px-4 py-8 outline-none sm:py-12">
         <div className="grid w-full max-w-2xl content-start gap-6">
           <StepProgress step={step} />
-          {view === "organization" ? (
+          {resumed && !org ? (
+            resumedOrg.isError ? (
+              <Alert variant="destructive">
+                <Info />
+                <AlertTitle>Your organization could not be loaded</AlertTitle>
+                <AlertDescription>{errorMessage(resumedOrg.error, "Please reload the page.")}</AlertDescription>
+              </Alert>
+            ) : (
+              <PageSpinner label="Loading your organization" />
+            )
+          ) : null}
+          {view === "organization" && (org || !resumed) ? (
             <OrganizationStep
               headingRef={headingRef}
               org={org}
               joined={joined}
               userId={userId}
               finishing={finishing}
-              onCreated={(created) => {
-                setOrg(created);
+              onCreated={(next) => {
+                setOrg(next);
               }}
               onJoined={() => {
                 setJoined(true);
               }}
-              onContinue={() => {
+              onContinue={(orgId) => {
+                // A reload from here on resumes at the Team step.
+                saveOnboarding(userId, { orgId, step: "team" });
                 setView("team");
               }}
               onSkip={() => void complete(["organization_setup"])}
@@ -163,6 +183,7 @@ export function OnboardingWizard() {
               }}
               onSkip={() => void complete(["organization_setup"])}
               onInvited={() => {
+                saveOnboarding(userId, { orgId: org.id, step: "done" });
                 setView("done");
               }}
             />
@@ -171,6 +192,7 @@ export function OnboardingWizard() {
             <DoneStep
               headingRef={headingRef}
               invites={Object.values(sent).map((s) => s.invite)}
+              resumed={resumed?.step === "done"}
               finishing={finishing}
               onFinish={() => void complete(["organization_setup", "user_invites"])}
             />
@@ -239,7 +261,8 @@ interface OrganizationStepProps {
   finishing: boolean;
   onCreated: (org: CreatedOrg) => void;
   onJoined: () => void;
-  onContinue: () => void;
+  /** Step 1 is done: `orgId` exists and the admin has joined it. */
+  onContinue: (orgId: string) => void;
   onSkip: () => void;
 }
 
@@ -295,7 +318,7 @@ function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreate
             void invalidateOrgs(queryClient);
           }
         }
-        onContinue();
+        onContinue(current.id);
       } catch (error) {
         const p = await applyServerError(form.setError, error, { fallback: "Please try again", fields: ["name", "industry"] });
         toast.error("Error creating organization", { description: p.message });
@@ -306,10 +329,19 @@ function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreate
     },
   );
 
+  // A name of spaces only is empty (the spec: required after trimming):
+  // Continue stays disabled, and leaving the field says why.
+  const blank = name.trim() === "";
   const nameField = form.register("name", {
+    onChange: (event: { target: { value: string } }) => {
+      if (event.target.value.trim() !== "" && form.getFieldState("name").error) form.clearErrors("name");
+    },
     onBlur: (event: { target: { value: string } }) => {
       const value = event.target.value;
-      if (value !== "" && value.trim() === "") form.setError("name", { type: "required", message: NAME_REQUIRED });
+      if (value !== "" && value.trim() === "") {
+        form.setError("name", { type: "required", message: NAME_REQUIRED });
+        toast.error(NAME_REQUIRED_TITLE, { description: NAME_REQUIRED, id: "organization-name-required" });
+      }
     },
   });
   const nameError = form.formState.errors.name?.message;
@@ -347,7 +379,7 @@ function OrganizationStep({ headingRef, org, joined, userId, finishing, onCreate
                 Skip Setup
               </Button>
             ) : null}
-            <Button type="submit" disabled={name === "" || busy || finishing}>
+            <Button type="submit" disabled={blank || busy || finishing}>
               {busy ? <Spinner size="sm" label={null} /> : null}
               {busy ? "Creating…" : "Continue"}
             </Button>
@@ -623,15 +655,40 @@ function InviteRowFields({ index, register, reviewer, removable, areaColumn, dis
 function DoneStep({
   headingRef,
   invites,
+  resumed,
   finishing,
   onFinish,
 }: {
   headingRef: HeadingRef;
   invites: CreatedInvite[];
+  /** Shown again after a reload: the links, shown once, are gone. */
+  resumed: boolean;
   finishing: boolean;
   onFinish: () => void;
 }) {
   const origin = window.location.origin;
+  const footer = (
+    <CardFooter className="justify-end">
+      <Button onClick={onFinish} disabled={finishing} className="w-full sm:w-auto">
+        {finishing ? <Spinner size="sm" label={null} /> : null}
+        Go to Command Center
+      </Button>
+    </CardFooter>
+  );
+  if (resumed && invites.length === 0) {
+    return (
+      <Card>
+        <CardHeader>
+          <StepHeading headingRef={headingRef}>Your workspace is ready</StepHeading>
+          <CardDescription>
+            Your invitations were recorded. Each sign-up link was shown once, before the page was reloaded: send a
+            fresh link to each person from the Users page.
+          </CardDescription>
+        </CardHeader>
+        {footer}
+      </Card>
+    );
+  }
   return (
     <Card>
       <CardHeader>
@@ -656,12 +713,7 @@ function DoneStep({
           ))}
         </ul>
       </CardContent>
-      <CardFooter className="justify-end">
-        <Button onClick={onFinish} disabled={finishing} className="w-full sm:w-auto">
-          {finishing ? <Spinner size="sm" label={null} /> : null}
-          Go to Command Center
-        </Button>
-      </CardFooter>
+      {footer}
     </Card>
   );
 }
