@@ -93,7 +93,7 @@ describe("PdfViewer at a passage", () => {
     render(<PdfViewer bucket="reference-files" path="org/ref.pdf" pageCount={3} title="Study" passage={{ page: 2, text: "71% OF PATIENTS at week" }} onPassage={onPassage} />);
     await waitFor(() => {
       expect(onPassage).toHaveBeenCalledWith(true);
-    });
+    }, { timeout: 5000 });
     expect(marks()).toEqual(["71% of patients", "at week"]);
     expect(document.querySelector('[data-page-number="2"] .textLayer')).not.toBeNull();
     expect(drawn[0]).toBe(2);
@@ -105,7 +105,7 @@ describe("PdfViewer at a passage", () => {
     render(<PdfViewer bucket="reference-files" path="org/ref.pdf" pageCount={3} title="Study" passage={{ page: 1, text: "71% of patients" }} onPassage={onPassage} />);
     await waitFor(() => {
       expect(onPassage).toHaveBeenCalledWith(false);
-    });
+    }, { timeout: 5000 });
     expect(onPassage).not.toHaveBeenCalledWith(true);
     expect(marks()).toEqual([]);
   });
@@ -115,7 +115,7 @@ describe("PdfViewer at a passage", () => {
     render(<PdfViewer bucket="reference-files" path="org/ref.pdf" pageCount={3} title="Study" passage={{ page: 9, text: "Safety" }} onPassage={onPassage} />);
     await waitFor(() => {
       expect(onPassage).toHaveBeenCalledWith(false);
-    });
+    }, { timeout: 5000 });
   });
 
   it("lays no text layer over an asset's pages, which ask for none", async () => {
