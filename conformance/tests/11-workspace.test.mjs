@@ -174,7 +174,7 @@ perBackend((ctx) => {
     r = await m.client.from('notification_preferences').upsert({ weekly_digest: true }).select().single();
     assert.equal(r.error, null, JSON.stringify(r.error));
     assert.deepEqual({ ...r.data, updated_at: undefined }, {
-      user_id: m.uid, review_assigned: true, review_decision: true, comment_mention: true, due_reminders: true, asset_expiring: true, weekly_digest: true, updated_at: undefined,
+      user_id: m.uid, review_assigned: true, review_decision: true, comment_mention: true, due_reminders: true, asset_expiring: true, weekly_digest: true, signing_locked: true, updated_at: undefined,
     });
     r = await m.client.from('notification_preferences').upsert({ user_id: m.uid, comment_mention: false }, { onConflict: 'user_id' }).select('comment_mention, weekly_digest').single();
     assert.deepEqual(r.data, { comment_mention: false, weekly_digest: true });
