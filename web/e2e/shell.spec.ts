@@ -206,6 +206,11 @@ test.describe("preview and demo modes", () => {
     await expect(page).toHaveURL(/\/$/);
 
     // Role impersonation: kept in session storage, audited on switch and reset.
+    // Other specs on this worker's server may have switched the demo's role
+    // too: only the entries written from here on are this test's.
+    const demoTrail = "/rest/v1/audit_logs_v2?select=id,action,meta&org_id=eq.00000000-0000-4000-8000-00000000d3e0&action=like.demo_*&order=id.asc";
+    const earlier = (await (await server.service(demoTrail)).json()) as { id: number }[];
+    const since = earlier.at(-1)?.id ?? 0;
     await page.getByRole("button", { name: /Demo role/ }).click();
     await page.getByRole("menuitemradio", { name: "Marketer" }).click();
     await expect(page.getByText("Viewing the demo as Marketer")).toBeVisible();
@@ -220,9 +225,7 @@ test.describe("preview and demo modes", () => {
     await expect(page.getByText("Demo role reset")).toBeVisible();
     expect(await page.evaluate(() => window.sessionStorage.getItem("fairbalance.demo.impersonation"))).toBeNull();
 
-    const res = await server.service(
-      "/rest/v1/audit_logs_v2?select=action,meta&org_id=eq.00000000-0000-4000-8000-00000000d3e0&action=like.demo_*&order=id.asc",
-    );
+    const res = await server.service(`${demoTrail}&id=gt.${since}`);
     const rows = (await res.json()) as { action: string; meta: { role: string } }[];
     expect(rows.map((r) => r.action)).toEqual(["demo_role_switched", "demo_role_reset"]);
     expect(rows[0]?.meta.role).toBe("marketer");

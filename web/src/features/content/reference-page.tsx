@@ -58,8 +58,8 @@ function ReferenceDetail({ reference, passage, page }: { reference: ReferenceSum
       <header className="grid min-w-0 gap-3">
         <BackLink />
         <div className="grid min-w-0 gap-2">
-          <h1 className="text-2xl leading-8 font-semibold tracking-tight break-words">{reference.title}</h1>
-          {reference.citation ? <p className="max-w-3xl text-sm leading-6 break-words text-muted-foreground">{reference.citation}</p> : null}
+          <h1 className="text-2xl leading-8 font-semibold tracking-tight wrap-anywhere">{reference.title}</h1>
+          {reference.citation ? <p className="max-w-3xl text-sm leading-6 wrap-anywhere text-muted-foreground">{reference.citation}</p> : null}
           <div className="flex min-w-0 flex-wrap items-center gap-2 text-sm text-muted-foreground">
             <Badge variant={referenceStatusVariant(reference.status)}>{referenceStatusLabel(reference.status)}</Badge>
             <Badge variant="outline">{referenceKindLabel(reference.kind)}</Badge>

@@ -141,10 +141,10 @@ function StepItem({ step, n, isNext, role }: { step: PilotStep; n: number; isNex
           {step.detail ? <p className="text-sm leading-6 text-muted-foreground wrap-anywhere">{step.detail}</p> : null}
         </div>
       </div>
-      <div className="flex shrink-0 items-center gap-3 pl-8 sm:pl-0">
+      <div className="flex min-w-0 flex-wrap items-center gap-3 pl-8 sm:shrink-0 sm:pl-0">
         <Badge variant={step.done ? "green" : unavailable ? "gray" : isNext ? "amber" : "outline"}>{isNext ? "Next" : state}</Badge>
         {link && !unavailable ? (
-          <Link to={link.to} className={buttonVariants({ variant: isNext ? "default" : step.done ? "ghost" : "outline", size: "sm" })}>
+          <Link to={link.to} className={cn(buttonVariants({ variant: isNext ? "default" : step.done ? "ghost" : "outline", size: "sm" }), "h-auto min-h-8 max-w-full whitespace-normal text-left")}>
             {link.label}
           </Link>
         ) : doneBy ? (
