@@ -97,5 +97,7 @@ export default defineConfig({
     css: false,
     restoreMocks: true,
     unstubGlobals: true,
+    // Room for the 5 s waits of src/test/setup.ts on a loaded machine.
+    testTimeout: 15000,
   },
 });
