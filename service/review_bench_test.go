@@ -181,6 +181,14 @@ func BenchmarkReviewQueue10k(b *testing.B) {
 				{"submitted", marketer, map[string]any{"tab": "submitted"}},
 				{"open-by-type-and-role", med, map[string]any{"tab": "open", "type": "banner", "role": "reviewer_legal"}},
 				{"mine-overdue", med, map[string]any{"tab": "mine", "status": "overdue"}},
+				{"mine-by-type", med, map[string]any{"tab": "mine", "type": "banner"}},
+				{"mine-by-product-and-type", med, map[string]any{"tab": "mine", "product_id": productID, "type": "email"}},
+				{"open-by-product", med, map[string]any{"tab": "open", "product_id": productID}},
+				{"open-by-type", med, map[string]any{"tab": "open", "type": "banner"}},
+				{"open-by-role", med, map[string]any{"tab": "open", "role": "reviewer_regulatory"}},
+				{"open-overdue-by-type", med, map[string]any{"tab": "open", "status": "overdue", "type": "email"}},
+				{"submitted-by-type-and-role", marketer, map[string]any{"tab": "submitted", "type": "banner", "role": "reviewer_legal"}},
+				{"submitted-by-product-open", marketer, map[string]any{"tab": "submitted", "product_id": productID, "status": "open"}},
 			}
 			for _, q := range cases {
 				b.Run(q.name, func(b *testing.B) {
