@@ -109,6 +109,11 @@ type DataStore interface {
 	// valid only during the call. An error of fn stops the read and is
 	// returned as it is.
 	ReadEach(ctx context.Context, plan *ReadPlan, fn func(row []byte) error) error
+	// Count returns, for each plan, the number of rows matching its Where
+	// (and its inner embeds), all in one statement: one round trip for
+	// several counts, of one snapshot. Columns, order and paging are
+	// ignored.
+	Count(ctx context.Context, plans []*ReadPlan) ([]int64, error)
 	Insert(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)
 	Update(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)
 	Delete(ctx context.Context, plan *WritePlan) (json.RawMessage, int64, error)

@@ -141,21 +141,28 @@ var (
 	queueStepCols   = []string{"id", "review_id", "asset_id", "role", "required", "step_order", "status", "activated_at", "due_at", "claimed_by", "claimed_at", "decided_by", "decided_at"}
 )
 
-// assetEmbed is an item's asset; with a product or type filter it is
-// also the filter (items without a matching asset are dropped).
-func (in queueInput) assetEmbed() fairbalance.Embed {
-	e := fairbalance.Embed{Name: "asset", Table: "assets", Columns: colsOf(AssetsTable(), queueAssetCols...), LocalColumn: "asset_id", ForeignColumn: "id"}
+// assetEmbed is an item's asset.
+func assetEmbed() fairbalance.Embed {
+	return fairbalance.Embed{Name: "asset", Table: "assets", Columns: colsOf(AssetsTable(), queueAssetCols...), LocalColumn: "asset_id", ForeignColumn: "id"}
+}
+
+// assetFilter is the product and type filter. Rounds and steps carry
+// their asset's type and product (asset_type, asset_product_id: copies
+// the database keeps equal to the asset's, migration 0022), so that a
+// count with a filter reads the queue index alone rather than every
+// round's asset.
+func (in queueInput) assetFilter() *fairbalance.Cond {
 	var conds []*fairbalance.Cond
 	if in.productID != "" {
-		conds = append(conds, condEq("product_id", in.productID))
+		conds = append(conds, condEq("asset_product_id", in.productID))
 	}
 	if in.typ != "" {
-		conds = append(conds, condEq("type", in.typ))
+		conds = append(conds, condEq("asset_type", in.typ))
 	}
-	if len(conds) > 0 {
-		e.Inner, e.Where = true, and(conds...)
+	if len(conds) == 0 {
+		return nil
 	}
-	return e
+	return and(conds...)
 }
 
 // queuePlans are the reads of a tab for the caller; "mine" has two, whose
@@ -169,11 +176,11 @@ func (in queueInput) plans(c fairbalance.Caller, tab string, now time.Time) []*f
 	}
 	order := []fairbalance.OrderTerm{{Column: "due_at"}, {Column: "id"}}
 	if tab == QueueMine {
-		base := and(org, condEq("status", string(fairbalance.StepActive)), overdue)
+		base := and(org, condEq("status", string(fairbalance.StepActive)), overdue, in.assetFilter())
 		if in.role != "" {
 			base = and(base, condEq("role", in.role))
 		}
-		embeds := []fairbalance.Embed{in.assetEmbed(),
+		embeds := []fairbalance.Embed{assetEmbed(),
 			{Name: "review", Table: "reviews", Columns: colsOf(ReviewsTable(), queueReviewCols...), LocalColumn: "review_id", ForeignColumn: "id"}}
 		var wheres []*fairbalance.Cond
 		if in.status != "unclaimed" {
@@ -188,7 +195,7 @@ func (in queueInput) plans(c fairbalance.Caller, tab string, now time.Time) []*f
 		}
 		return out
 	}
-	where := and(org, overdue)
+	where := and(org, overdue, in.assetFilter())
 	if tab == QueueOpen {
 		where = and(where, condEq("status", string(fairbalance.ReviewOpen)))
 	} else {
@@ -200,7 +207,7 @@ func (in queueInput) plans(c fairbalance.Caller, tab string, now time.Time) []*f
 	if in.status != "" && in.status != "overdue" {
 		where = and(where, condEq("status", in.status))
 	}
-	embeds := []fairbalance.Embed{in.assetEmbed(),
+	embeds := []fairbalance.Embed{assetEmbed(),
 		{Name: "steps", Table: "review_steps", Columns: colsOf(ReviewStepsTable(), queueStepCols...), LocalColumn: "id", ForeignColumn: "review_id", Many: true}}
 	if in.role != "" {
 		embeds = append(embeds, fairbalance.Embed{Name: "_role", Table: "review_steps", Columns: colsOf(ReviewStepsTable(), "id"), LocalColumn: "id", ForeignColumn: "review_id",
@@ -277,25 +284,31 @@ func (rv *Reviews) reviewQueue(ctx context.Context, tx fairbalance.Tx, c fairbal
 		empty["items"], empty["next"], empty["counts"] = rows, next, nil
 		return empty, nil
 	}
-	counts := map[string]int64{}
-	for _, tab := range []string{QueueMine, QueueOpen, QueueSubmitted} {
-		var n int64
+	// The three tabs' counts in one statement: a filter on the asset makes
+	// each count visit every open round or active step of its tab, and
+	// under load every round trip waits for the database's turn as well.
+	tabs := []string{QueueMine, QueueOpen, QueueSubmitted}
+	var countPlans []*fairbalance.ReadPlan
+	var countTab []string
+	for _, tab := range tabs {
 		for _, p := range in.plans(c, tab, now) {
-			p.Columns, p.Limit, p.Count = colsOf(ReviewsTable(), "id"), -1, true
 			var embeds []fairbalance.Embed
 			for _, e := range p.Embeds {
 				if e.Inner {
 					embeds = append(embeds, e)
 				}
 			}
-			p.Embeds, p.Order = embeds, nil
-			_, m, err := tx.Read(ctx, p)
-			if err != nil {
-				return nil, err
-			}
-			n += m
+			countPlans = append(countPlans, &fairbalance.ReadPlan{Table: p.Table, Where: p.Where, Embeds: embeds})
+			countTab = append(countTab, tab)
 		}
-		counts[tab] = n
+	}
+	ns, err := tx.Count(ctx, countPlans)
+	if err != nil {
+		return nil, err
+	}
+	counts := map[string]int64{QueueMine: 0, QueueOpen: 0, QueueSubmitted: 0}
+	for i, n := range ns {
+		counts[countTab[i]] += n
 	}
 	empty["items"], empty["next"], empty["counts"] = rows, next, counts
 	return empty, nil

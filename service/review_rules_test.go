@@ -367,6 +367,35 @@ func TestReviewQueue(t *testing.T) {
 			if !slices.Equal(got, []string{ids[0]}) {
 				t.Fatalf("rejected: %v", got)
 			}
+			// The filters follow the asset: round 2's asset moves to another
+			// product while in review, round 3's changes type (the service
+			// role's fix), and the lists and counts follow at once.
+			other := mustInsert(t, e.matrixEnv, admin, "products", map[string]any{"brand_name": "Cardiomax"})
+			q2 := e.must(t, marketer, "review_queue", map[string]any{"tab": "submitted", "status": "open", "limit": 5})["items"].([]any)[1].(map[string]any)["asset"].(map[string]any)
+			if q2["title"] != "Q2" {
+				t.Fatalf("second open submission: %v", q2)
+			}
+			if _, err := patchRows(t, e.matrixEnv, marketer, "assets", "id=eq."+q2["id"].(string), map[string]any{"product_id": other["id"]}); err != nil {
+				t.Fatal(err)
+			}
+			q3 := rounds[3]["reviewer_medical"]["asset_id"].(string)
+			if _, err := patchRows(t, e.matrixEnv, fairbalance.Caller{Role: "service_role"}, "assets", "id=eq."+q3, map[string]any{"type": "print"}); err != nil {
+				t.Fatal(err)
+			}
+			got, first = page(med, map[string]any{"tab": "mine", "product_id": other["id"]})
+			if !slices.Equal(got, []string{ids[2]}) || count(first, "mine") != 1 || count(first, "open") != 1 || count(first, "submitted") != 0 {
+				t.Fatalf("moved to another product: %v, counts %v", got, first["counts"])
+			}
+			got, first = page(marketer, map[string]any{"tab": "submitted", "product_id": e.product["id"]})
+			if want := []string{ids[1], ids[3], ids[0]}; !slices.Equal(got, want) || count(first, "submitted") != 3 || count(first, "open") != 3 {
+				t.Fatalf("left behind: %v, want %v, counts %v", got, want, first["counts"])
+			}
+			if got, first = page(legal, map[string]any{"tab": "open", "type": "banner"}); len(got) != 0 || count(first, "open") != 0 {
+				t.Fatalf("banner after the change: %v, counts %v", got, first["counts"])
+			}
+			if got, first = page(legal, map[string]any{"tab": "open", "type": "print"}); !slices.Equal(got, []string{ids[3]}) || count(first, "open") != 1 {
+				t.Fatalf("print: %v, counts %v", got, first["counts"])
+			}
 			for _, bad := range []map[string]any{{"tab": "all"}, {"type": "poster"}, {"role": "marketer"}, {"status": "claimed", "tab": "open"},
 				{"limit": 0}, {"limit": 101}, {"after": "not-a-cursor"}} {
 				if _, err := e.call(med, "review_queue", bad); errKind(err) != "invalid/P0001" {

@@ -83,6 +83,35 @@ func (q *querier) Read(ctx context.Context, p *fairbalance.ReadPlan) (json.RawMe
 	return out, total, nil
 }
 
+// Count counts the rows of each plan in one statement, a scalar subquery
+// per plan (see fairbalance.DataStore).
+func (q *querier) Count(ctx context.Context, plans []*fairbalance.ReadPlan) ([]int64, error) {
+	if len(plans) == 0 {
+		return nil, nil
+	}
+	c := &sqlBuilder{d: q.d}
+	c.WriteString("SELECT ")
+	for i, p := range plans {
+		if i > 0 {
+			c.WriteString(", ")
+		}
+		c.WriteString("(SELECT COUNT(*) FROM " + quoteIdent(p.Table) + " t")
+		if err := c.where("t", p.Where, p.Embeds); err != nil {
+			return nil, err
+		}
+		c.WriteString(")")
+	}
+	out := make([]int64, len(plans))
+	dest := make([]any, len(plans))
+	for i := range out {
+		dest[i] = &out[i]
+	}
+	if err := q.rawRow(ctx, c.String(), c.args...).Scan(dest...); err != nil {
+		return nil, translate(err)
+	}
+	return out, nil
+}
+
 // ReadEach runs a read plan row by row (see fairbalance.DataStore). The
 // rows come from one query, so on both backends they are of one snapshot;
 // on SQLite the read holds a reader connection (never the writer) until
