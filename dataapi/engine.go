@@ -80,6 +80,14 @@ type TableSpec struct {
 	// caller's filters and the row policy) inside its transaction, e.g. to
 	// refuse with a clear message a row that others still refer to.
 	CheckDelete func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error
+	// Frozen refuses an update or a delete (op "update" or "delete") of
+	// rows that nobody may change, the service role included: a version
+	// submitted for review, whose review and signatures are bound to its
+	// exact content. It runs in the write's transaction, before the write
+	// and before the caller's own checks, with where (the caller's filters
+	// and the row policy); an upsert that would merge into an existing row
+	// asks it as an update of that row.
+	Frozen func(ctx context.Context, tx fairbalance.Tx, op string, where *fairbalance.Cond) error
 	// AuditActions names the audit action of each kind of write ("insert",
 	// "upsert", "update", "delete"); a kind not named is "<table>.<kind>".
 	AuditActions map[string]string

@@ -249,6 +249,15 @@ func (d *Engine) Insert(ctx context.Context, c fairbalance.Caller, table string,
 		}
 	}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if op == "upsert" && !plan.IgnoreDuplicates && t.Frozen != nil {
+			for _, row := range plan.Rows {
+				if where := mergeTarget(t, plan, row); where != nil {
+					if err := t.Frozen(ctx, tx, "update", where); err != nil {
+						return nil, 0, err
+					}
+				}
+			}
+		}
 		if t.CheckInsert != nil && !c.Service() {
 			for _, row := range plan.Rows {
 				if err := t.CheckInsert(ctx, tx, c, row); err != nil {
@@ -289,15 +298,10 @@ func (d *Engine) Insert(ctx context.Context, c fairbalance.Caller, table string,
 // leaves any other alone): the values are the merged columns but the
 // conflict target, which keeps its value.
 func checkMerge(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t *TableSpec, plan *fairbalance.WritePlan, row map[string]any) error {
-	conds := []*fairbalance.Cond{plan.Where}
-	for _, k := range plan.OnConflict {
-		v := row[k]
-		if v == nil {
-			return nil // NULL conflicts with nothing
-		}
-		conds = append(conds, &fairbalance.Cond{Column: t.column(k).DBName(), Operator: "eq", Value: v})
+	where := mergeTarget(t, plan, row)
+	if where == nil {
+		return nil
 	}
-	where := And(conds...)
 	_, n, err := tx.Read(ctx, &fairbalance.ReadPlan{Table: t.DBName(), Columns: AllColumns(t)[:1], Where: where, Limit: 1})
 	if err != nil || n == 0 {
 		return err
@@ -309,6 +313,21 @@ func checkMerge(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, t 
 		}
 	}
 	return t.CheckUpdate(ctx, tx, c, values, where)
+}
+
+// mergeTarget is the condition naming the row that row of an upsert would
+// merge into (among those plan.Where lets it touch); nil when the row
+// conflicts with none, having a NULL in its conflict target.
+func mergeTarget(t *TableSpec, plan *fairbalance.WritePlan, row map[string]any) *fairbalance.Cond {
+	conds := []*fairbalance.Cond{plan.Where}
+	for _, k := range plan.OnConflict {
+		v := row[k]
+		if v == nil {
+			return nil // NULL conflicts with nothing
+		}
+		conds = append(conds, &fairbalance.Cond{Column: t.column(k).DBName(), Operator: "eq", Value: v})
+	}
+	return And(conds...)
 }
 
 func presentColumns(cols []string, rows []map[string]any) []string {
@@ -418,6 +437,11 @@ func (d *Engine) Update(ctx context.Context, c fairbalance.Caller, table string,
 	}
 	plan := t.toDB(&fairbalance.WritePlan{Table: t.Name, Rows: []map[string]any{values}, Columns: cols, Where: where, Returning: ret})
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if t.Frozen != nil {
+			if err := t.Frozen(ctx, tx, "update", where); err != nil {
+				return nil, 0, err
+			}
+		}
 		if t.CheckUpdate != nil && !c.Service() {
 			if err := t.CheckUpdate(ctx, tx, c, values, where); err != nil {
 				return nil, 0, err
@@ -456,6 +480,11 @@ func (d *Engine) Delete(ctx context.Context, c fairbalance.Caller, table string,
 	}
 	plan := &fairbalance.WritePlan{Table: t.DBName(), Where: where, Returning: ret}
 	return d.write(ctx, c, t, req, func(tx fairbalance.Tx) (json.RawMessage, int64, error) {
+		if t.Frozen != nil {
+			if err := t.Frozen(ctx, tx, "delete", where); err != nil {
+				return nil, 0, err
+			}
+		}
 		if t.CheckDelete != nil && !c.Service() {
 			if err := t.CheckDelete(ctx, tx, c, where); err != nil {
 				return nil, 0, err

@@ -770,3 +770,22 @@ func fileInUse(ctx context.Context, tx fairbalance.Tx, bucket, name string) (boo
 	}
 	return false, nil
 }
+
+// fileLocked refuses changing (verb: "removed", "replaced", "moved") an
+// object of a product bucket that an asset version or a reference names,
+// whoever asks: their hashes bind them to these bytes, and a submitted
+// version's signatures too (storage's Conflict, nothing changed).
+func fileLocked(ctx context.Context, tx fairbalance.Tx, bucket, name, verb string) error {
+	rows, err := readDBRows(ctx, tx, "asset_versions", and(condEq("file_bucket", bucket), condEq("file_path", name), submitted()), 1, selCol("id", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	if len(rows) > 0 {
+		return fairbalance.Errorf(fairbalance.KindConflict, CodeInvalidRequest, MsgSubmittedFile, verb)
+	}
+	used, err := fileInUse(ctx, tx, bucket, name)
+	if err != nil || !used {
+		return err
+	}
+	return fairbalance.Errorf(fairbalance.KindConflict, CodeInvalidRequest, "This file belongs to an asset version or a reference and cannot be %s", verb)
+}

@@ -265,3 +265,90 @@ func TestContentStatusOnEveryWrite(t *testing.T) {
 		})
 	}
 }
+
+// A claim's supporting passages follow the claim's status rule (issue
+// 14): what supports a claim is part of what was decided, so authors link
+// and unlink passages of draft claims only; owners and admins, who change
+// decided claims, do it in any status; reviewers and viewers never. Every
+// role × every claim status, linking (insert, and an upsert ignoring
+// duplicates) and unlinking; a refused write leaves the links as they were.
+func TestClaimPassagesFollowTheClaimStatus(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			m := newContentEnv(t, backend)
+			admin := m.members["own"][fairbalance.RoleAdmin]
+			ref := mustInsert(t, m, admin, "references", map[string]any{"title": "Study 301", "citation": "J Cardiol 2025"})
+			passage := func(claim string) map[string]any {
+				return map[string]any{"claim_id": claim, "reference_id": ref["id"], "page": 1, "passage": "LDL-C fell by 38.5% at week 12."}
+			}
+			links := func(claim string) int {
+				return len(readRows(t, m, admin, "claim_references", "select=id&claim_id=eq."+claim))
+			}
+			ops := []struct {
+				name string
+				act  func(c fairbalance.Caller, claim, link string) error
+				// links is the number of links an allowed write leaves (one
+				// link is there before).
+				links int
+			}{
+				{"link", func(c fairbalance.Caller, claim, _ string) error {
+					_, err := insert(t, m, c, "claim_references", passage(claim))
+					return err
+				}, 2},
+				{"link (upsert ignoring duplicates)", func(c fairbalance.Caller, claim, _ string) error {
+					return upsertRow(t, m.data.Engine, m, c, "claim_references", "ignore-duplicates", passage(claim))
+				}, 2},
+				{"unlink", func(c fairbalance.Caller, _, link string) error {
+					_, err := deleteRows(t, m, c, "claim_references", "id=eq."+link)
+					return err
+				}, 0},
+				{"unlink every passage of the claim", func(c fairbalance.Caller, claim, _ string) error {
+					_, err := deleteRows(t, m, c, "claim_references", "claim_id=eq."+claim)
+					return err
+				}, 0},
+			}
+			for _, o := range ops {
+				for _, status := range []string{"draft", "approved", "expired", "withdrawn"} {
+					for _, role := range fairbalance.Roles {
+						c := m.members["own"][role]
+						claim := mustInsert(t, m, admin, "claims", map[string]any{"text": "Lowers LDL-C by 38.5% at week 12.", "status": status})["id"].(string)
+						link := mustInsert(t, m, admin, "claim_references", passage(claim))["id"].(string)
+						want := allowed
+						switch {
+						case role == fairbalance.RoleOwner || role == fairbalance.RoleAdmin:
+						case role == fairbalance.RoleMarketer && status == "draft":
+						default:
+							want = refused
+						}
+						err := o.act(c, claim, link)
+						got := allowed
+						if err != nil {
+							got = refused
+							if pgCode(err) != "42501" {
+								t.Errorf("%s %s of a %s claim: %v", role, o.name, status, err)
+								continue
+							}
+						}
+						if got != want {
+							t.Errorf("%s %s of a %s claim: %v, want %v (%v)", role, o.name, status, got, want, err)
+							continue
+						}
+						n, wantLinks := links(claim), 1
+						if got == allowed {
+							wantLinks = o.links
+						}
+						if n != wantLinks {
+							t.Errorf("%s %s of a %s claim: %v, and %d links, want %d", role, o.name, status, got, n, wantLinks)
+						}
+						// The author hears why.
+						if role == fairbalance.RoleMarketer && got == refused {
+							if msg := fmt.Sprintf(service.MsgDecidedPassages, status); fairbalance.AsError(err).Message != msg {
+								t.Errorf("marketer %s of a %s claim: %q, want %q", o.name, status, fairbalance.AsError(err).Message, msg)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -597,6 +597,22 @@ func AssetsTable() *TableSpec {
 			}
 			return nil
 		},
+		// Deleting an asset deletes its versions, its rounds and their
+		// signatures with it.
+		Frozen: func(ctx context.Context, tx fairbalance.Tx, op string, where *fairbalance.Cond) error {
+			if op != "delete" {
+				return nil
+			}
+			ids, err := targetIDs(ctx, tx, "assets", where)
+			if err != nil || len(ids) == 0 {
+				return err
+			}
+			rows, err := readDBRows(ctx, tx, "asset_versions", and(condIn("asset_id", ids), submitted()), 1, selCol("id", fairbalance.TypeText))
+			if err != nil || len(rows) == 0 {
+				return err
+			}
+			return illegal(MsgSubmittedAsset)
+		},
 		AuditActions: auditActions("asset"),
 	}
 }
@@ -610,8 +626,42 @@ func checkAssetFields(f fieldCheck) error {
 	)
 }
 
+// The refusals of a change to a version submitted for review (409,
+// PT409, as the review workflow refuses a move it does not allow).
+const (
+	// MsgSubmittedVersion refuses an update or delete of a submitted
+	// version (%d: its number).
+	MsgSubmittedVersion = "Version %d was submitted for review: it can never be changed or deleted, as its review and signatures are bound to its exact content."
+	// MsgSubmittedAsset refuses deleting an asset with a submitted version.
+	MsgSubmittedAsset = "The asset has a version submitted for review, which can never be deleted; archive the asset instead."
+	// MsgSubmittedFile refuses removing, replacing or moving the file of a
+	// submitted version (%s: "removed", "replaced", "moved").
+	MsgSubmittedFile = "This file belongs to a version submitted for review and can never be %s."
+)
+
+// submitted is the condition of a version submitted for review.
+func submitted() *fairbalance.Cond {
+	return &fairbalance.Cond{Column: "submitted_at", Operator: "is", Negated: true}
+}
+
+// submittedVersion refuses any change, whoever asks, to the versions
+// where matches once one of them was submitted for review: the round and
+// its signatures hold the version's hash, and the version must go on
+// matching it (the database's trigger refuses an update as well; this
+// says why, and refuses a delete, which would take the round and its
+// signatures with it).
+func submittedVersion(ctx context.Context, tx fairbalance.Tx, _ string, where *fairbalance.Cond) error {
+	rows, err := readDBRows(ctx, tx, "asset_versions", and(where, submitted()), 1, selCol("number", fairbalance.TypeInteger))
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	n, _ := rows[0]["number"].(json.Number).Int64()
+	return illegal(MsgSubmittedVersion, n)
+}
+
 // AssetVersionsTable is asset_versions: read-only here, written by the
-// content functions, never changed.
+// content functions, never changed once submitted for review (Frozen:
+// not even by the service role).
 func AssetVersionsTable() *TableSpec {
 	ro := func(name string, typ fairbalance.ColumnType, nullable bool) ColumnSpec {
 		return ColumnSpec{Name: name, Type: typ, Nullable: nullable, ServerSet: true}
@@ -642,7 +692,8 @@ func AssetVersionsTable() *TableSpec {
 			{Name: "author", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
 			{Name: "profiles_v2", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
 		},
-		Rows: orgScoped("org_id"),
+		Rows:   orgScoped("org_id"),
+		Frozen: submittedVersion,
 	}
 }
 
@@ -664,6 +715,18 @@ func VersionModulesTable() *TableSpec {
 			{Name: "assets", Table: "assets", LocalColumn: "asset_id", ForeignColumn: "id"},
 		},
 		Rows: orgScoped("org_id"),
+		// Which modules a submitted version holds is part of it.
+		Frozen: func(ctx context.Context, tx fairbalance.Tx, op string, where *fairbalance.Cond) error {
+			rows, err := readDBRows(ctx, tx, "version_modules", where, 0, selCol("version_id", fairbalance.TypeText))
+			if err != nil || len(rows) == 0 {
+				return err
+			}
+			ids := make([]any, len(rows))
+			for i, r := range rows {
+				ids[i] = r["version_id"]
+			}
+			return submittedVersion(ctx, tx, op, condIn("id", ids))
+		},
 	}
 }
 
@@ -779,12 +842,50 @@ func ClaimReferencesTable() *TableSpec {
 			{Name: "references", Table: "references", LocalColumn: "reference_id", ForeignColumn: "id"},
 			{Name: "claims", Table: "claims", LocalColumn: "claim_id", ForeignColumn: "id"},
 		},
-		Rows:         orgScoped("org_id"),
-		CanInsert:    fairbalance.Caller.WritesContent,
-		CanDelete:    fairbalance.Caller.WritesContent,
-		CheckInsert:  checkClaimReference,
+		Rows:        orgScoped("org_id"),
+		CanInsert:   fairbalance.Caller.WritesContent,
+		CanDelete:   fairbalance.Caller.WritesContent,
+		CheckInsert: checkClaimReference,
+		CheckDelete: func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, where *fairbalance.Cond) error {
+			rows, err := readDBRows(ctx, tx, "claim_references", where, 0, selCol("claim_id", fairbalance.TypeText))
+			if err != nil || len(rows) == 0 {
+				return err
+			}
+			ids := make([]any, len(rows))
+			for i, r := range rows {
+				ids[i] = r["claim_id"]
+			}
+			return decidedClaimPassages(ctx, tx, c, condIn("id", ids))
+		},
 		AuditActions: map[string]string{"insert": "claim_reference_linked", "upsert": "claim_reference_linked", "delete": "claim_reference_unlinked"},
 	}
+}
+
+// MsgDecidedPassages refuses linking or unlinking a passage of a claim no
+// longer in draft, by an author who is not an administrator (%s: the
+// claim's status).
+const MsgDecidedPassages = "The claim is %s; only an administrator may change its supporting passages."
+
+// decidedClaimPassages is the status rule of a claim's passages: what
+// supports a claim is part of what was decided, so authors link and
+// unlink passages of draft claims only, as they change only drafts
+// (contentStatusRule); owners and admins, who change decided claims, do
+// it in any status. Reviewers, who decide claims but do not author them,
+// link nothing (CanInsert, CanDelete).
+func decidedClaimPassages(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, claims *fairbalance.Cond) error {
+	if c.IsAdmin() || c.Service() {
+		return nil
+	}
+	rows, err := readDBRows(ctx, tx, "claims", claims, 0, selCol("status", fairbalance.TypeText))
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if from := str(r, "status"); from != string(fairbalance.ClaimDraft) {
+			return denied(c, fmt.Sprintf(MsgDecidedPassages, from))
+		}
+	}
+	return nil
 }
 
 // MsgPassageNotFound is the refusal of a quoted passage that does not
@@ -809,6 +910,9 @@ func checkClaimReference(ctx context.Context, tx fairbalance.Tx, c fairbalance.C
 		return nil
 	}
 	if err := orgRef(ctx, tx, c, "claim_references", row, "claim_id", "claims", "claim"); err != nil {
+		return err
+	}
+	if err := decidedClaimPassages(ctx, tx, c, and(condEq("id", row["claim_id"]), condEq("org_id", c.OrgID))); err != nil {
 		return err
 	}
 	refs, err := readDBRows(ctx, tx, "content_references", and(condEq("id", row["reference_id"]), condEq("org_id", c.OrgID)), 1,

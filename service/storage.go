@@ -527,6 +527,11 @@ func (s *Storage) Upload(ctx context.Context, c fairbalance.Caller, in UploadInp
 		case !in.Upsert:
 			return errDuplicate()
 		}
+		if b.ServerPaths {
+			if err := fileLocked(ctx, tx, b.ID, name, "replaced"); err != nil {
+				return err
+			}
+		}
 		o.ID, o.CreatedAt, old = prev.ID, prev.CreatedAt, prev.BlobKey
 		if err := tx.UpdateObject(ctx, o); err != nil {
 			return err
@@ -701,10 +706,7 @@ func (s *Storage) Remove(ctx context.Context, c fairbalance.Caller, bucket strin
 				return errDenied()
 			}
 			if b.ServerPaths {
-				if used, err := fileInUse(ctx, tx, b.ID, o.Name); err != nil || used {
-					if err == nil {
-						err = fairbalance.Errorf(fairbalance.KindConflict, CodeInvalidRequest, "This file belongs to an asset version or a reference and cannot be removed")
-					}
+				if err := fileLocked(ctx, tx, b.ID, o.Name, "removed"); err != nil {
 					return err
 				}
 			}
@@ -803,6 +805,11 @@ func (s *Storage) relocate(ctx context.Context, c fairbalance.Caller, bucket, fr
 			return errDuplicate()
 		} else if !errors.Is(err, fairbalance.ErrNotFound) {
 			return err
+		}
+		if sb.ServerPaths && !copying {
+			if err := fileLocked(ctx, tx, bucket, src.Name, "moved"); err != nil {
+				return err
+			}
 		}
 		action := fairbalance.ActionObjectMoved
 		if copying {
