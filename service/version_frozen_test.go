@@ -43,7 +43,7 @@ func TestSubmittedVersionOnEveryWrite(t *testing.T) {
 		// as the submitted case only).
 		mixed bool
 		verb  string
-		act      func(t *testing.T, e *reviewEnv, c fairbalance.Caller, f fixture) error
+		act   func(t *testing.T, e *reviewEnv, c fairbalance.Caller, f fixture) error
 		// want is the outcome per caller ("service" or a role) for a version
 		// never submitted (draft) and for a submitted one.
 		want func(who string, submitted bool) string
