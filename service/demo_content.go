@@ -172,13 +172,15 @@ func (dc *DemoContent) seed(ctx context.Context) error {
 			return err
 		}
 		claims[i] = str(row, "id")
-		if err := s.decide("claims", claims[i], demoClaimPath[c.Status]); err != nil {
-			return err
-		}
+		// The marketer substantiates the draft, then a reviewer decides it
+		// (a decided claim's passages are no longer its author's to change).
 		for _, q := range c.Quotes {
 			if _, err := s.insert(s.mkt, "claim_references", map[string]any{"claim_id": claims[i], "reference_id": refs[q.Ref], "page": q.Page, "passage": q.Passage}); err != nil {
 				return fmt.Errorf("demo content: claim %d quoting reference %d page %d: %w", i+1, q.Ref+1, q.Page, err)
 			}
+		}
+		if err := s.decide("claims", claims[i], demoClaimPath[c.Status]); err != nil {
+			return err
 		}
 	}
 

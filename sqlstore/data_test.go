@@ -99,6 +99,23 @@ func TestDataPlans(t *testing.T) {
 			if len(rows) != 1 || rows[0]["id"] != "org-1" {
 				t.Fatalf("inner embed: %v", rows)
 			}
+			// Several counts in one statement, each with its filter and inner
+			// embeds, as Read counts them; bound values in order.
+			members := fairbalance.Embed{Name: "members", Table: "profiles_v2", LocalColumn: "id", ForeignColumn: "org_id", Many: true, Inner: true,
+				Where: &fairbalance.Cond{Column: "role", Operator: "eq", Value: "admin"}}
+			counts, err := db.View().Count(ctx, []*fairbalance.ReadPlan{
+				{Table: "orgs"},
+				{Table: "orgs", Where: &fairbalance.Cond{Column: "id", Operator: "in", Values: []any{"org-0", "org-1", "org-9"}}},
+				{Table: "orgs", Embeds: []fairbalance.Embed{members}},
+				{Table: "orgs", Where: &fairbalance.Cond{Column: "id", Operator: "eq", Value: "org-0"}, Embeds: []fairbalance.Embed{members}},
+				{Table: "profiles_v2", Where: &fairbalance.Cond{Column: "org_id", Operator: "eq", Value: "org-1"}},
+			})
+			if err != nil || fmt.Sprint(counts) != "[5 2 1 0 1]" {
+				t.Fatalf("counts: %v %v", counts, err)
+			}
+			if counts, err := db.View().Count(ctx, nil); err != nil || len(counts) != 0 {
+				t.Fatalf("no counts: %v %v", counts, err)
+			}
 			rows, _ = read(&fairbalance.ReadPlan{Table: "profiles_v2", Columns: profCols,
 				Embeds: []fairbalance.Embed{{Name: "org", Table: "orgs", Columns: orgCols[1:2], LocalColumn: "org_id", ForeignColumn: "id"}}})
 			if org, _ := rows[0]["org"].(map[string]any); org["title"] != "Org b1" {

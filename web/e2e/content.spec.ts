@@ -481,3 +481,73 @@ test("a claim's status is a reviewer's decision: the marketer sees it read-only 
   const [row] = await restAs<{ status: string; text: string }[]>(server, token, `claims?id=eq.${claim.id}&select=status,text`, { method: "GET" });
   expect(row).toEqual({ status: "approved", text: "Clear skin at week 16 for most adults." });
 });
+
+test("an approved claim's passages: the marketer reads them and is refused a change; an administrator unlinks one", async ({ page, browser, server }) => {
+  test.setTimeout(90_000);
+  const adminToken = await accessToken(server, admin);
+  const [ref] = await restAs<{ id: string }[]>(server, adminToken, "references", {
+    method: "POST",
+    body: JSON.stringify({ title: "ZEPHYR-1 trial", citation: "Lancet 2026" }),
+  });
+  const [claim] = await restAs<{ id: string }[]>(server, adminToken, "claims", {
+    method: "POST",
+    body: JSON.stringify({ text: "71% of patients reached PASI 75 at week 16.", status: "approved" }),
+  });
+  if (!ref || !claim) throw new Error("no reference or claim row");
+  await restAs(server, adminToken, "claim_references", {
+    method: "POST",
+    body: JSON.stringify({ claim_id: claim.id, reference_id: ref.id, page: 2, passage: "PASI 75 was reached by 71% of patients" }),
+  });
+
+  // The server refuses the marketer, in PostgREST's shape.
+  const res = await fetch(`${server.url}/rest/v1/claim_references?claim_id=eq.${claim.id}`, {
+    method: "DELETE",
+    headers: { apikey: server.anonKey, Authorization: `Bearer ${await accessToken(server, marketer)}` },
+  });
+  expect(res.status).toBe(403);
+  expect(((await res.json()) as { message: string }).message).toBe("The claim is approved; only an administrator may change its supporting passages.");
+
+  // The dialog shows the passage to read, and says why it offers no change.
+  await signInFast(page, server, marketer);
+  await page.goto("/content?tab=claims");
+  await page.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  const dialog = page.getByRole("dialog", { name: "Claim" });
+  await expect(dialog.getByRole("list", { name: "Linked passages" })).toContainText("ZEPHYR-1 trial, p. 2: “PASI 75 was reached by 71% of patients”");
+  await expect(dialog.getByText("The claim is approved; only an administrator may change its passages.")).toBeVisible();
+  await expect(dialog.getByRole("button", { name: /Unlink/ })).toHaveCount(0);
+  await expect(dialog.getByRole("form", { name: "Link reference passage" })).toHaveCount(0);
+  await expectAccessible(page);
+
+  // An administrator changes the passages of any claim.
+  const context = await browser.newContext({ baseURL: server.url });
+  const adminPage = await context.newPage();
+  await signInFast(adminPage, server, admin);
+  await adminPage.goto("/content?tab=claims");
+  await adminPage.getByRole("list", { name: "Claims" }).getByRole("button").first().click();
+  const edit = adminPage.getByRole("dialog", { name: "Edit claim" });
+  await expect(edit.getByRole("form", { name: "Link reference passage" })).toBeVisible();
+  await edit.getByRole("button", { name: "Unlink passage on page 2" }).click();
+  await expect(edit.getByText("No passages linked yet.")).toBeVisible();
+  await context.close();
+});
+
+test("an asset's owner is chosen among the members who can write content", async ({ page, server, arrange }) => {
+  await arrange.member({ role: "reviewer_medical", orgId, fullName: "Rita Reviewer" });
+  await arrange.member({ role: "viewer", orgId, fullName: "Vic Viewer" });
+  await arrange.member({ role: "marketer", orgId, fullName: "Max Marketer" });
+  const asset = await rpcAs<{ id: string }>(server, await accessToken(server, marketer), "create_asset", {
+    title: "Spring HCP email",
+    type: "email",
+    audience: "hcp",
+    channel: "Email",
+    market: "US",
+    content_html: "<p>Spring efficacy message.</p>",
+  });
+
+  await signInFast(page, server, marketer);
+  await page.goto(`/assets/${asset.id}`);
+  await page.getByRole("button", { name: "Edit details" }).click();
+  const owner = page.getByRole("dialog", { name: "Edit details" }).getByLabel("Owner");
+  await expect(owner.locator("option")).toHaveText(["Alex Admin", "Mara Marketer", "Max Marketer"]);
+  await expect(owner).toHaveValue(marketer.id);
+});

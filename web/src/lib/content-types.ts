@@ -220,6 +220,17 @@ export function canWriteContent(role: string | null | undefined): boolean {
 }
 
 /**
+ * Who may link and unlink a claim's reference passages: what supports a
+ * claim is part of what was decided, so its authors change the passages
+ * of a draft only; owners and admins, who change decided claims, in any
+ * status; reviewers never (the server's rule).
+ */
+export function changesClaimPassages(role: string | null | undefined, claimStatus: string): boolean {
+  if (!canWriteContent(role)) return false;
+  return claimStatus === "draft" || role === "owner" || role === "admin";
+}
+
+/**
  * Who sets the status of claims and modules other than draft (approve,
  * expire, withdraw, retire): reviewers and administrators. The server
  * refuses it to anyone else; reviewers change only status and expiry.

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { EntityFormDialog } from "@/components/ui/entity-form-dialog";
@@ -7,9 +7,10 @@ import { FormField, FormSelect } from "@/components/ui/form";
 import { Input } from "@/components/ui/input";
 import { type Asset, type AssetPatch, invalidateAssets, updateAsset } from "@/entities/assets";
 import { type AssetDetailsInput, type AssetDetailsOutput, assetDetailsSchema, assetDetailsValues } from "@/entities/assets/schema";
-import type { Person } from "@/entities/members";
+import { membersQuery, type Person } from "@/entities/members";
 import type { ProductSummary } from "@/entities/products";
-import { AUDIENCES, audienceLabel } from "@/lib/content-types";
+import { useProfile } from "@/entities/profile";
+import { AUDIENCES, audienceLabel, canWriteContent } from "@/lib/content-types";
 
 /** The changed columns of `next` against `asset` (the server is sent only those). */
 function changes(asset: Asset, next: AssetDetailsOutput): AssetPatch {
@@ -50,6 +51,11 @@ export function EditDetailsDialog({
     },
   });
   const ownerId = form.getValues("owner_id");
+  // An owner is someone who can write the asset: active owners, admins and
+  // marketers (the current owner stays listed whatever their role now).
+  const members = useQuery(membersQuery(useProfile().data?.org_id));
+  const writers = new Set((members.data ?? []).filter((m) => canWriteContent(m.role) && !m.deactivated_at).map((m) => m.id));
+  const owners = people.filter((p) => p.id === ownerId || writers.has(p.id));
   const { register } = form;
 
   return (
@@ -102,7 +108,7 @@ export function EditDetailsDialog({
         <FormField name="owner_id" label="Owner">
           <FormSelect name="owner_id">
             {ownerId === "" ? <option value="">No owner</option> : null}
-            {people.map((p) => (
+            {owners.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.full_name || p.email}
               </option>

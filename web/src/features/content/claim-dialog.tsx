@@ -17,7 +17,7 @@ import type { Product } from "@/entities/products";
 import { referenceOptionsQuery } from "@/entities/references";
 import { useProfile } from "@/entities/profile";
 import { useReadOnly } from "@/lib/auth";
-import { CLAIM_STATUSES, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
+import { CLAIM_STATUSES, changesClaimPassages, claimStatusLabel, decidesContentStatus, STATUS_DECIDED_HINT } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
 import { applyServerError } from "@/lib/form-errors";
 
@@ -50,10 +50,13 @@ export function ClaimDialog({
   });
   // The read-only demo only shows the claim.
   const demo = useReadOnly();
-  const decides = decidesContentStatus(useProfile().data?.role) && !demo;
+  const role = useProfile().data?.role;
+  const decides = decidesContentStatus(role) && !demo;
   // Authors edit drafts; a decided claim is its reviewers' (the server's rule):
   // they set its status and expiry, never its text.
   const readOnly = !canWrite || (!decides && (saved?.status ?? "draft") !== "draft");
+  // Passages too: authors change a draft's, administrators any claim's.
+  const passagesOpen = changesClaimPassages(role, saved?.status ?? "draft");
   const save = useMutation({
     mutationFn: (values: ClaimValues) => {
       if (saved && readOnly) return decideClaim(saved.id, { status: values.status, expires_at: values.expires_at });
@@ -86,7 +89,11 @@ export function ClaimDialog({
       status={demo ? <ReadOnlyNote /> : null}
       after={
         saved ? (
-          <Passages claimId={saved.id} canWrite={canWrite} />
+          <Passages
+            claimId={saved.id}
+            canWrite={canWrite && passagesOpen}
+            locked={canWrite && !passagesOpen ? `The claim is ${claimStatusLabel(saved.status).toLowerCase()}; only an administrator may change its passages.` : null}
+          />
         ) : (
           <p className="text-sm text-muted-foreground">Create the claim to link the reference passages that substantiate it.</p>
         )
@@ -128,7 +135,11 @@ export function ClaimDialog({
 
 const EMPTY_PASSAGE: PassageFormInput = { reference_id: "", page: "1", passage: "" };
 
-function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean }) {
+/**
+ * A claim's passages; `canWrite` offers linking and unlinking, `locked`
+ * says why a writer is not offered them (a decided claim).
+ */
+function Passages({ claimId, canWrite, locked }: { claimId: string; canWrite: boolean; locked: string | null }) {
   const queryClient = useQueryClient();
   const links = useQuery(claimPassagesQuery(claimId));
   const references = useQuery(referenceOptionsQuery());
@@ -222,6 +233,7 @@ function Passages({ claimId, canWrite }: { claimId: string; canWrite: boolean })
         </ul>
       )}
 
+      {locked ? <p className="text-sm text-muted-foreground">{locked}</p> : null}
       {canWrite ? (
         <FormProvider {...form}>
           <form className="grid min-w-0 gap-3 rounded-lg border p-3" onSubmit={(event) => void submit(event)} noValidate aria-label="Link reference passage">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expiryState, formatBytes, statusBadge } from "@/lib/content-types";
+import { changesClaimPassages, expiryState, formatBytes, statusBadge } from "@/lib/content-types";
 import { fileProblem } from "./use-upload";
 
 describe("fileProblem", () => {
@@ -41,5 +41,18 @@ describe("labels", () => {
     expect(statusBadge("module", "approved")).toEqual({ label: "Approved", variant: "green" });
     expect(statusBadge("reference", "active")).toEqual({ label: "Active", variant: "green" });
     expect(statusBadge("asset", "mystery")).toEqual({ label: "mystery", variant: "gray" });
+  });
+});
+
+describe("changesClaimPassages", () => {
+  it("lets authors change a draft claim's passages, administrators any claim's, reviewers and viewers none", () => {
+    for (const status of ["draft", "approved", "expired", "withdrawn"]) {
+      expect(changesClaimPassages("owner", status)).toBe(true);
+      expect(changesClaimPassages("admin", status)).toBe(true);
+      expect(changesClaimPassages("marketer", status)).toBe(status === "draft");
+      for (const role of ["reviewer_medical", "reviewer_legal", "reviewer_regulatory", "viewer", null]) {
+        expect(changesClaimPassages(role, status)).toBe(false);
+      }
+    }
   });
 });
