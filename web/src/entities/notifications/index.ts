@@ -86,7 +86,8 @@ export function unreadNotificationsQuery(userId: string | null | undefined) {
     queryKey: notificationKeys.unread(userId),
     enabled: Boolean(userId),
     queryFn: ({ signal }) => fetchUnreadCount(signal),
-    staleTime: 15_000,
+    // A count costs the server one indexed count: read it again on every return to the window.
+    staleTime: 0,
     refetchInterval: NOTIFICATION_POLL_MS,
     refetchOnWindowFocus: true,
   });

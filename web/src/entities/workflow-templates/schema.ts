@@ -23,7 +23,7 @@ export const workflowTemplateSchema = z.object({
     .array(workflowStepSchema)
     .min(1, `A workflow has 1 to ${WORKFLOW_LIMITS.steps} steps.`)
     .max(WORKFLOW_LIMITS.steps, `A workflow has 1 to ${WORKFLOW_LIMITS.steps} steps.`)
-    .refine((steps) => steps.some((s) => s.required), "A workflow needs at least one required step."),
+    .refine((steps) => steps.length === 0 || steps.some((s) => s.required), "A workflow needs at least one required step."),
   is_default: z.boolean(),
 });
 

@@ -190,26 +190,25 @@ function TemplateRow({
 }) {
   const titleId = useId();
   return (
-    <li className="grid gap-3 p-4" aria-labelledby={titleId} data-testid="workflow-template">
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-        <div className="grid min-w-0 gap-1">
-          <p className="flex flex-wrap items-center gap-2">
-            <span id={titleId} className="font-medium wrap-anywhere">
-              {name}
-            </span>
-            {isDefault ? (
-              <Badge variant="green">
-                <Star aria-hidden="true" className="size-3" />
-                Default
-              </Badge>
-            ) : null}
-            {builtIn ? <Badge variant="gray">Built in</Badge> : null}
-          </p>
-          {description ? <p className="text-sm leading-6 text-muted-foreground wrap-anywhere">{description}</p> : null}
-        </div>
-        {actions ? <div className="flex shrink-0 flex-wrap gap-2">{actions}</div> : null}
+    <li className="grid gap-3 p-4 sm:grid-cols-[minmax(0,1fr)_auto]" aria-labelledby={titleId} data-testid="workflow-template">
+      <div className="grid min-w-0 gap-1">
+        <p className="flex flex-wrap items-center gap-2">
+          <span id={titleId} className="font-medium wrap-anywhere">
+            {name}
+          </span>
+          {isDefault ? (
+            <Badge variant="green">
+              <Star aria-hidden="true" className="size-3" />
+              Default
+            </Badge>
+          ) : null}
+          {builtIn ? <Badge variant="gray">Built in</Badge> : null}
+        </p>
+        {description ? <p className="text-sm leading-6 text-muted-foreground wrap-anywhere">{description}</p> : null}
       </div>
-      <WorkflowStages steps={steps.steps} />
+      {/* Beside the name on wider screens; under the steps on a phone, where they would push the steps apart. */}
+      {actions ? <div className="order-last flex flex-wrap gap-2 sm:order-none sm:col-start-2 sm:row-start-1 sm:justify-end">{actions}</div> : null}
+      <WorkflowStages steps={steps.steps} className="sm:col-span-2" />
     </li>
   );
 }

@@ -163,8 +163,8 @@ function StepsEditor() {
                   </Button>
                 </div>
               </div>
-              <div className="grid items-start gap-3 sm:grid-cols-[minmax(0,1fr)_7rem_9rem]">
-                <FormField name={`steps.${i}.role`} label="Reviewer">
+              <div className="grid grid-cols-2 items-start gap-3 sm:grid-cols-[minmax(0,1fr)_7rem_9rem]">
+                <FormField name={`steps.${i}.role`} label="Reviewer" className="col-span-2 sm:col-span-1">
                   <FormSelect name={`steps.${i}.role`}>
                     {REVIEWER_ROLES.map((r) => (
                       <option key={r} value={r}>

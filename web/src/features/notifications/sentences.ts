@@ -106,10 +106,19 @@ export function noticeSentence(n: NotificationItem, names: ReadonlyMap<string, s
   }
 }
 
+const DECIDED: Record<string, string> = {
+  approved: "approved",
+  approved_with_changes: "approved with changes",
+  changes_requested: "changes requested",
+  rejected: "rejected",
+};
+
 /**
- * The line under the sentence: when a step is due (in the reader's time),
- * a reviewer's comment, a withdrawal's reason, the server's advice on an
- * expiry; "" when there is nothing to add.
+ * The line under the sentence: for a step, when it is due (in the reader's
+ * time) — or, once it no longer waits for anyone, what became of it, so an
+ * old "awaits your review" is not taken for work still to do; otherwise a
+ * reviewer's comment, a withdrawal's reason, the server's advice on an
+ * expiry. "" when there is nothing to add.
  */
 export function noticeDetail(n: NotificationItem): string {
   switch (n.kind) {
@@ -117,8 +126,12 @@ export function noticeDetail(n: NotificationItem): string {
     case "step_assigned":
     case "due_soon":
     case "overdue": {
-      const due = n.review_steps?.due_at;
-      if (due) return `Due ${formatDateTime(due)}`;
+      const step = n.review_steps;
+      if (n.reviews?.status === "withdrawn") return "The round was withdrawn.";
+      const decided = step ? DECIDED[step.status] : undefined;
+      if (decided) return `Decided since: ${decided}.`;
+      if (step?.status === "skipped") return "The round closed without this step.";
+      if (step?.due_at) return `Due ${formatDateTime(step.due_at)}`;
       return n.kind === "step_activated" || n.kind === "step_assigned" ? n.body.trim() : "";
     }
     default:
