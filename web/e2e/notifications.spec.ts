@@ -183,6 +183,12 @@ test("the read-only demo shows a reviewer's notices and marks nothing read", asy
   await expect(panel.getByText("Read-only demo: notifications stay unread")).toBeVisible();
   await expect(panel.getByRole("button", { name: "Mark all as read" })).toHaveCount(0);
   await page.screenshot({ path: `${SHOTS}/bell-demo-1440.png` });
+  // The preview's bar (badges, role switcher, bell, avatar) and the panel fit a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(panel).toBeVisible();
+  await expectNoSidewaysScroll(page, "the demo's bell open at 390 px");
+  await page.screenshot({ path: `${SHOTS}/bell-demo-390.png` });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   await panel.getByTestId("notification").first().getByRole("link").click();
   await expect(page).toHaveURL(/\/assets\//);

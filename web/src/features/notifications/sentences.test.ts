@@ -80,7 +80,8 @@ describe("noticeSentence", () => {
 
 describe("noticeDetail", () => {
   it("gives a waiting step's due time, or what became of it since", () => {
-    expect(noticeDetail(notice({}))).toMatch(/^Due /);
+    expect(noticeDetail(notice({}), NOW)).toMatch(/^Due .*2026/);
+    expect(noticeDetail(notice({}), Date.parse("2026-11-29T00:00:00Z"))).toMatch(/^Overdue: it was due .*2026/);
     expect(noticeDetail(notice({ review_steps: { role: "reviewer_medical", status: "approved_with_changes", due_at: null, decided_by: MEI } }))).toBe(
       "Decided since: approved with changes.",
     );

@@ -115,12 +115,13 @@ const DECIDED: Record<string, string> = {
 
 /**
  * The line under the sentence: for a step, when it is due (in the reader's
- * time) — or, once it no longer waits for anyone, what became of it, so an
+ * time; past that, that it is overdue) — or, once it no longer waits for
+ * anyone, what became of it, so an
  * old "awaits your review" is not taken for work still to do; otherwise a
  * reviewer's comment, a withdrawal's reason, the server's advice on an
  * expiry. "" when there is nothing to add.
  */
-export function noticeDetail(n: NotificationItem): string {
+export function noticeDetail(n: NotificationItem, now: number = Date.now()): string {
   switch (n.kind) {
     case "step_activated":
     case "step_assigned":
@@ -131,7 +132,12 @@ export function noticeDetail(n: NotificationItem): string {
       const decided = step ? DECIDED[step.status] : undefined;
       if (decided) return `Decided since: ${decided}.`;
       if (step?.status === "skipped") return "The round closed without this step.";
-      if (step?.due_at) return `Due ${formatDateTime(step.due_at)}`;
+      if (step?.due_at) {
+        const late = step.status === "active" && Date.parse(step.due_at) < now;
+        // An overdue notice says so already.
+        const lead = !late ? "Due" : n.kind === "overdue" ? "It was due" : "Overdue: it was due";
+        return `${lead} ${formatDateTime(step.due_at)}`;
+      }
       return n.kind === "step_activated" || n.kind === "step_assigned" ? n.body.trim() : "";
     }
     default:
