@@ -1,11 +1,15 @@
 import { Badge } from "@/components/ui/badge";
+import { NotificationBell } from "@/features/notifications/notification-bell";
 import { useAuth } from "@/lib/auth";
 import { cn } from "@/lib/utils";
 import { DemoRoleSwitcher } from "./demo-switcher";
 import { SidebarTrigger } from "./sidebar";
 import { UserMenu } from "./user-menu";
 
-/** The bar above every screen: sidebar toggle, product name, mode badges, user menu. */
+/**
+ * The bar above every screen: sidebar toggle, product name, mode badges,
+ * the notification bell and the user menu.
+ */
 export function TopBar() {
   const { preview, demo, user } = useAuth();
   return (
@@ -25,6 +29,7 @@ export function TopBar() {
       ) : null}
       <div className="ml-auto flex items-center gap-2">
         {demo ? <DemoRoleSwitcher /> : null}
+        {user ? <NotificationBell /> : null}
         {user ? <UserMenu /> : null}
       </div>
     </header>

@@ -9,13 +9,16 @@ import { isAdminRole } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { NotificationSettings } from "./notification-settings";
 import { ProductsSettingsCard } from "./products-settings";
+import { ReviewWorkflowCard } from "./review-workflow-settings";
 import { WorkspaceSettingsCard } from "./workspace-settings";
 
 /**
  * Settings (/settings and /account/settings): every member's notification
- * preferences; for owners and admins also the workspace's security
- * settings and Products & ISI (the server refuses them to anyone else, so
- * the sections are not shown to them).
+ * preferences and the review workflow (templates and approval validity:
+ * owners and admins change them, everyone else reads them); for owners and
+ * admins also the workspace's security settings and Products & ISI (the
+ * server refuses them to anyone else, so the sections are not shown to
+ * them).
  */
 export function SettingsPage() {
   useDocumentTitle("Settings");
@@ -29,15 +32,18 @@ export function SettingsPage() {
         title="Settings"
         description={
           admin
-            ? "Your notification e-mails, how people reach and join this workspace, and the products your content promotes."
-            : "How Fairbalance keeps you informed."
+            ? "Your notification e-mails, how content is reviewed, how people reach and join this workspace, and the products your content promotes."
+            : "How Fairbalance keeps you informed, and how content is reviewed here."
         }
         actions={readOnly ? <ReadOnlyNote /> : null}
       />
       <NotificationSettings admin={admin} />
       {profile.isPending ? (
         <Skeleton className="h-64 w-full rounded-xl" />
-      ) : admin ? (
+      ) : (
+        <ReviewWorkflowCard admin={admin} />
+      )}
+      {profile.isPending ? null : admin ? (
         <>
           {/* Instance-wide: the server shows them to no demo session. */}
           {readOnly ? null : <WorkspaceSettingsCard />}
