@@ -124,11 +124,11 @@ export function PipelineCard({ counts }: { counts: Read<ContentCounts> }) {
                     data-status={s}
                     className="flex h-full min-w-0 flex-col gap-1 rounded-lg border bg-card p-3 transition-colors hover:bg-accent/50 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
                   >
-                    <span className="flex min-w-0 items-center gap-1.5 text-xs font-medium text-muted-foreground">
-                      <span aria-hidden="true" className={cn("size-2 shrink-0 rounded-full", DOT[assetStatusVariant(s)])} />
-                      <span className="truncate">{assetStatusLabel(s)}</span>
+                    <span className="flex min-w-0 items-baseline gap-1.5 text-xs leading-4 font-medium text-muted-foreground">
+                      <span aria-hidden="true" className={cn("size-2 shrink-0 translate-y-px rounded-full", DOT[assetStatusVariant(s)])} />
+                      <span className="min-w-0 wrap-anywhere">{assetStatusLabel(s)}</span>
                     </span>
-                    <span className={cn("text-2xl leading-8 font-semibold tabular-nums", n === 0 && "text-muted-foreground")}>{n}</span>
+                    <span className={cn("mt-auto text-2xl leading-8 font-semibold tabular-nums", n === 0 && "text-muted-foreground")}>{n}</span>
                   </Link>
                 </li>
               );

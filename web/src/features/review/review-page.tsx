@@ -26,7 +26,7 @@ import { type Choice, countsComparable, FILTER_KEYS, isFiltered, paramsForTab, r
 /** Shorter tab names where three full ones do not fit (phones). */
 const SHORT_TAB_LABELS: Record<QueueTab, string> = {
   mine: "My queue",
-  open: "Open rounds",
+  open: "Open",
   submitted: "Submitted",
 };
 
