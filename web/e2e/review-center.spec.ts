@@ -186,8 +186,8 @@ test("a reviewer's queue: their steps and unclaimed ones of their role by due da
   await expect(count(page, "submitted")).toHaveText("0");
   await expect(rows(page)).toHaveCount(25);
   await expect(page.getByTestId("queue-shown")).toHaveText("Showing 25 of 26");
-  // By due time: the order the rounds were submitted in; the closed ones (8, 9) and Milo's (6) are not here.
-  const expected = world.assets.map((a) => a.title).filter((_, i) => i !== 6 && i !== 8 && i !== 9);
+  // By due time: the order the rounds were submitted in (Max's leaflet last); the closed ones (8, 9) and Milo's (6) are not here.
+  const expected = [...world.assets.map((a) => a.title).filter((_, i) => i !== 6 && i !== 8 && i !== 9), "Quenvia patient leaflet"];
   expect(await titles(page)).toEqual(expected.slice(0, 25));
   await expect(rowOf(page, title(5))).toContainText("Claimed by you");
   await expect(rowOf(page, title(0))).toContainText("Unclaimed");
@@ -324,7 +324,7 @@ test("the Command Center: a reviewer's open steps, the pipeline by status, asset
 
   await tile("in_review").click();
   await expect(page).toHaveURL(/\/content\?status=in_review/);
-  await expect(page.getByLabel("Status")).toHaveValue("in_review");
+  await expect(page.getByRole("combobox", { name: "Status" })).toHaveValue("in_review");
 });
 
 test("the Command Center: a marketer's drafts and submissions in review", async ({ page, server }) => {
