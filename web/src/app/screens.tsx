@@ -62,7 +62,7 @@ export const UsersScreen = lazyScreen(() => import("@/features/users/users-page"
 export const AuditLogScreen = lazyScreen(() => import("@/features/audit/audit-log-page").then((m) => m.AuditLogPage));
 export const DiagnosticsScreen = lazyScreen(() => import("@/features/diagnostics/diagnostics-page").then((m) => m.DiagnosticsPage));
 
-export const ReviewScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ReviewPage));
+export const ReviewScreen = lazyScreen(() => import("@/features/review/review-page").then((m) => m.ReviewPage));
 export const ContentScreen = lazyScreen(() => import("@/features/content/content-page").then((m) => m.ContentPage));
 export const ReferenceScreen = lazyScreen(() => import("@/features/content/reference-page").then((m) => m.ReferencePage));
 export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page").then((m) => m.AssetPage));
@@ -75,6 +75,7 @@ function screenFor(pathname: string): LazyScreen | undefined {
   if (pathname === "/content" || pathname === "/content-hub") return ContentScreen;
   if (pathname.startsWith("/content/references/")) return ReferenceScreen;
   if (pathname === "/") return HomeScreen;
+  if (pathname === "/review") return ReviewScreen;
   return undefined;
 }
 

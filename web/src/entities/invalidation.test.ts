@@ -9,6 +9,7 @@ import { invalidateModules, moduleKeys } from "@/entities/modules";
 import { invalidateProducts, productKeys, productSummariesQuery, productsQuery } from "@/entities/products";
 import { invalidateProfile, profileKeys } from "@/entities/profile";
 import { invalidateReferences, referenceKeys } from "@/entities/references";
+import { invalidateReviewQueue, NO_QUEUE_FILTERS, reviewQueueKeys } from "@/entities/review-queue";
 import { invalidateVersions, versionKeys } from "@/entities/versions";
 
 const ASSET = "6f1c2a9e-3d4b-4c5a-8e7f-0a1b2c3d4e5f";
@@ -50,6 +51,10 @@ describe("key factories", () => {
     expect(under(claimKeys.all, claimKeys.passages("c1"))).toBe(true);
     expect(under(auditKeys.pages(), auditKeys.page("actor=x", null))).toBe(true);
     expect(under(memberKeys.all, memberKeys.list(ORG))).toBe(true);
+    expect(under(assetKeys.all, assetKeys.drafts(USER))).toBe(true);
+    expect(under(assetKeys.all, assetKeys.expiring("2026-12-31"))).toBe(true);
+    expect(under(reviewQueueKeys.all, reviewQueueKeys.list("mine", NO_QUEUE_FILTERS, 25))).toBe(true);
+    expect(under(reviewQueueKeys.all, reviewQueueKeys.first("submitted", NO_QUEUE_FILTERS, 5))).toBe(true);
   });
 
   it("keep the key shapes the Audit Log's chain panel refreshes after a verification", () => {
@@ -116,6 +121,24 @@ describe("invalidation helpers", () => {
     expect(invalidated(client, contentKeys.search("asset", "dose", filters))).toBe(true);
     expect(invalidated(client, contentKeys.counts())).toBe(true);
     expect(invalidated(client, productKeys.list())).toBe(false);
+  });
+
+  it("an asset change (its details, or its status through a review) refreshes the review queue and the Command Center's cards", async () => {
+    const tabs = [reviewQueueKeys.list("mine", NO_QUEUE_FILTERS, 25), reviewQueueKeys.list("open", { ...NO_QUEUE_FILTERS, type: "email" }, 25), reviewQueueKeys.first("mine", NO_QUEUE_FILTERS, 5)];
+    const client = track(clientWith([...tabs, assetKeys.drafts(USER), assetKeys.expiring("2026-12-31"), memberKeys.people()]));
+    await invalidateAssets(client);
+    for (const key of [...tabs, assetKeys.drafts(USER), assetKeys.expiring("2026-12-31")]) {
+      expect(invalidated(client, key)).toBe(true);
+    }
+    expect(invalidated(client, memberKeys.people())).toBe(false);
+  });
+
+  it("a workflow change refreshes every tab of the queue and nothing else", async () => {
+    const client = track(clientWith([reviewQueueKeys.list("submitted", NO_QUEUE_FILTERS, 25), reviewQueueKeys.first("mine", NO_QUEUE_FILTERS, 5), assetKeys.detail(ASSET)]));
+    await invalidateReviewQueue(client);
+    expect(invalidated(client, reviewQueueKeys.list("submitted", NO_QUEUE_FILTERS, 25))).toBe(true);
+    expect(invalidated(client, reviewQueueKeys.first("mine", NO_QUEUE_FILTERS, 5))).toBe(true);
+    expect(invalidated(client, assetKeys.detail(ASSET))).toBe(false);
   });
 
   it("a new version refreshes that asset's versions and the asset, not another asset's versions", async () => {

@@ -258,17 +258,23 @@ export const UPLOAD_TYPES: Readonly<Record<string, string>> = {
 /** The product buckets' size limit (500 MiB). */
 export const UPLOAD_MAX_BYTES = 500 * 1024 * 1024;
 
+/** Calendar days from `today` (local) to a date 'YYYY-MM-DD' (negative when past); null without a date. */
+export function daysUntil(date: string | null | undefined, today: Date = new Date()): number | null {
+  if (!date) return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  if (!match) return null;
+  const end = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
+  const now = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
+  return Math.round((end - now) / 86_400_000);
+}
+
 /**
  * How an expiry date ('YYYY-MM-DD') stands relative to `today`: "expired"
  * when past, "soon" within 30 days, else null (no date or far off).
  */
 export function expiryState(expiresAt: string | null | undefined, today: Date = new Date()): "expired" | "soon" | null {
-  if (!expiresAt) return null;
-  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(expiresAt);
-  if (!match) return null;
-  const end = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
-  const now = Date.UTC(today.getFullYear(), today.getMonth(), today.getDate());
-  const days = Math.round((end - now) / 86_400_000);
+  const days = daysUntil(expiresAt, today);
+  if (days === null) return null;
   if (days < 0) return "expired";
   if (days <= 30) return "soon";
   return null;

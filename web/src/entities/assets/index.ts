@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { invalidateContent, type ContentFilters } from "@/entities/content";
+import { invalidateReviewQueue } from "@/entities/review-queue";
 import { unwrap } from "@/lib/data";
 import type { FunctionArgs, Row, Update } from "@/lib/db-types";
 import { assetPageLoads, earlyOr, isUuid } from "@/lib/early";
@@ -21,7 +22,15 @@ export const assetKeys = {
   list: (filters: ContentFilters, sort: SortSpec) => [...assetKeys.lists(), filters, sort] as const,
   details: () => [...assetKeys.all, "detail"] as const,
   detail: (id: string) => [...assetKeys.details(), id] as const,
+  drafts: (ownerId: string | null | undefined) => [...assetKeys.all, "drafts", ownerId ?? null] as const,
+  expiring: (until: string) => [...assetKeys.all, "expiring", until] as const,
 };
+
+/** The statuses in which an asset waits for its author: not yet submitted, or sent back. */
+export const AUTHOR_STATUSES = ["draft", "changes_requested"] as const;
+
+/** The Command Center's lists show a few rows and link to the rest. */
+const SHORT_LIST = 5;
 
 async function fetchAsset(id: string): Promise<Asset | null> {
   if (!isUuid(id)) return null;
@@ -66,6 +75,68 @@ export function assetListQuery(filters: ContentFilters, sort: SortSpec) {
   });
 }
 
+/**
+ * The assets `ownerId` owns that wait for them (drafts, and those sent back
+ * with changes requested), most recently changed first: the Command
+ * Center's "My drafts".
+ */
+export function myDraftsQuery(ownerId: string | null | undefined, size: number = SHORT_LIST) {
+  return queryOptions({
+    queryKey: [...assetKeys.drafts(ownerId), size] as const,
+    enabled: Boolean(ownerId),
+    staleTime: 15_000,
+    queryFn: async ({ signal }): Promise<Asset[]> => {
+      const sb = await getSupabase();
+      return unwrap(
+        await sb
+          .from("assets")
+          .select("*")
+          .eq("owner_id", ownerId ?? "")
+          .in("status", [...AUTHOR_STATUSES])
+          .order("updated_at", { ascending: false })
+          .order("id")
+          .limit(size)
+          .abortSignal(signal),
+      );
+    },
+  });
+}
+
+/** 'YYYY-MM-DD' of the local day `days` after `from`. */
+export function dayAfter(from: Date, days: number): string {
+  const d = new Date(from.getFullYear(), from.getMonth(), from.getDate() + days);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/**
+ * Approved assets whose approval ends on or before `until` ('YYYY-MM-DD'),
+ * soonest first: what must be renewed or retired (the Command Center shows
+ * those within 30 days). An approval already past its date but not yet
+ * swept to expired is among them.
+ */
+export function expiringAssetsQuery(until: string, size = 10) {
+  return queryOptions({
+    queryKey: [...assetKeys.expiring(until), size] as const,
+    staleTime: 60_000,
+    queryFn: async ({ signal }): Promise<Asset[]> => {
+      const sb = await getSupabase();
+      return unwrap(
+        await sb
+          .from("assets")
+          .select("*")
+          .eq("status", "approved")
+          .not("expires_at", "is", null)
+          .lte("expires_at", until)
+          .order("expires_at", { ascending: true })
+          .order("id")
+          .limit(size)
+          .abortSignal(signal),
+      );
+    },
+  });
+}
+
 /** PATCHes the asset's details and returns the updated row. */
 export async function updateAsset(id: string, patch: AssetPatch): Promise<Asset> {
   const sb = await getSupabase();
@@ -84,7 +155,11 @@ export async function createAsset(asset: NewAsset): Promise<Asset> {
   return unwrap(await sb.rpc("create_asset", asset)) as unknown as Asset;
 }
 
-/** Refreshes every screen that shows assets — their lists and pages, search and counts — after one changed. */
+/**
+ * Refreshes every screen that shows assets — their lists and pages, search,
+ * counts and the review queue, whose rows carry the asset — after one
+ * changed (its details, or its status through the review workflow).
+ */
 export async function invalidateAssets(queryClient: QueryClient): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: assetKeys.all }), invalidateContent(queryClient)]);
+  await Promise.all([queryClient.invalidateQueries({ queryKey: assetKeys.all }), invalidateContent(queryClient), invalidateReviewQueue(queryClient)]);
 }

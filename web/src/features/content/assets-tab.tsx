@@ -15,7 +15,7 @@ import type { Member } from "@/entities/members";
 import type { Product } from "@/entities/products";
 import { Expiry, ListSkeleton, LoadError, LoadMore, Meta, Snippet } from "./parts";
 import { type SortKey, SORTS } from "./tabs";
-import { useMediaQuery } from "./use-media-query";
+import { useMediaQuery } from "@/lib/use-media-query";
 
 interface Props {
   filters: ContentFilters;

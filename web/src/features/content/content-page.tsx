@@ -35,7 +35,7 @@ import { cn } from "@/lib/utils";
 import { AssetsTab } from "./assets-tab";
 import { ClaimsTab, ModulesTab, ReferencesTab } from "./library-tabs";
 import { type SortKey, SORTS, type Tab, TAB_SORTS, TABS } from "./tabs";
-import { useMediaQuery } from "./use-media-query";
+import { useMediaQuery } from "@/lib/use-media-query";
 
 // The create dialog carries the editor (ProseMirror); it loads on first use.
 const CreateAssetDialog = lazy(() => import("./create-asset-dialog").then((m) => ({ default: m.CreateAssetDialog })));

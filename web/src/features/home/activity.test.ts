@@ -8,6 +8,8 @@ describe("actorName", () => {
     expect(actorName({ actor_id: "gone", actor_email: "old@x.io" }, names)).toBe("old@x.io");
     expect(actorName({ actor_id: null, actor_email: "" }, names)).toBe("Someone");
     expect(actorName({ actor_id: "service_role", actor_email: "" }, names)).toBe("Fairbalance");
+    // The review workflow's sweeps (overdue marks, expiries) record the actor "system".
+    expect(actorName({ actor_id: "system", actor_email: "" }, names)).toBe("Fairbalance");
   });
 });
 

@@ -12,10 +12,11 @@ export type ActivityEntry = Pick<
 
 /**
  * Who did it: the member's name from the directory, else the e-mail the
- * trail recorded; the service role is the system itself.
+ * trail recorded; the service role, and the server's own background work
+ * (actor "system": overdue marks, expiries), are Fairbalance itself.
  */
 export function actorName(entry: Pick<ActivityEntry, "actor_id" | "actor_email">, names: ReadonlyMap<string, string>): string {
-  if (entry.actor_id === "service_role") return "Fairbalance";
+  if (entry.actor_id === "service_role" || entry.actor_id === "system") return "Fairbalance";
   const name = entry.actor_id ? names.get(entry.actor_id) : undefined;
   if (name) return name;
   if (entry.actor_email) return entry.actor_email;

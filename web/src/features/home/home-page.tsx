@@ -1,12 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { ArrowRight, CheckCircle2, ClipboardList, FileStack, History, MailPlus, Users } from "lucide-react";
-import type { ReactNode } from "react";
+import { CheckCircle2, ClipboardList, History, MailPlus, Users } from "lucide-react";
 import { Link } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { buttonVariants } from "@/components/ui/button-variants";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardContent } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { MemberAvatar } from "@/components/ui/member-avatar";
 import { PageHeader } from "@/components/ui/page-header";
@@ -15,24 +13,39 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { auditSubjectsQuery, describeAction, subjectRefs } from "@/entities/audit";
 import { useProfile } from "@/entities/profile";
 import { useAuth } from "@/lib/auth";
-import { errorMessage } from "@/lib/errors";
+import { canWriteContent } from "@/lib/content-types";
 import { nextPilotStep, pilotProgress, pilotStepLink, usePilotStatus } from "@/lib/pilot-status";
 import { greeting, greetingName } from "@/lib/person";
+import { isReviewerRole } from "@/lib/review-types";
 import { isAdminRole, roleBadgeVariant, roleLabel } from "@/lib/roles";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
 import { actorName, relativeTime } from "./activity";
 import type { Member } from "@/entities/members";
-import { useMembers, useOrg, usePendingInvites, useRecentActivity } from "./api";
+import {
+  useExpiringAssets,
+  useMembers,
+  useMyDrafts,
+  useMySteps,
+  useMySubmissions,
+  useOrg,
+  usePendingInvites,
+  usePipelineCounts,
+  useRecentActivity,
+} from "./api";
+import { LoadError, SectionHeader } from "./parts";
+import { ExpiringCard, MyStepsCard, MyWorkCard, PipelineCard } from "./work-cards";
 
 /** How many members the Team card lists before "and N more". */
 const TEAM_PREVIEW = 6;
 
 /**
- * The Command Center ('/'): a greeting, the pilot checklist's progress with
- * the next step, the review pipeline (an honest empty state until review
- * data exists), recent activity from the audit trail, the team and — for
- * administrators — pending invitations. In demo mode it shows the demo
+ * The Command Center ('/'): a greeting; the content pipeline (assets by
+ * status, each opening the Hub filtered by it); my work — a reviewer's open
+ * steps by due date, an author's drafts and submissions in review; the
+ * pilot checklist's progress with the next step; recent activity from the
+ * audit trail; assets whose approval ends within 30 days; the team and —
+ * for administrators — pending invitations. In demo mode it shows the demo
  * organization, read-only.
  */
 export function HomePage() {
@@ -46,12 +59,21 @@ export function HomePage() {
   const invites = usePendingInvites(orgId, isAdmin);
   const activity = useRecentActivity(orgId);
   const pilot = usePilotStatus(Boolean(orgId));
+  const role = profile.data?.role;
+  const inOrg = Boolean(orgId);
+  const reviewer = isReviewerRole(role);
+  const author = canWriteContent(role);
+  const steps = useMySteps(inOrg && reviewer);
+  const drafts = useMyDrafts(user?.id, inOrg && author);
+  const submissions = useMySubmissions(inOrg && author);
+  const pipeline = usePipelineCounts(inOrg);
+  const expiring = useExpiringAssets(inOrg);
 
   const name = greetingName(profile.data?.full_name, user?.email);
   const title = name ? `${greeting()}, ${name}` : greeting();
 
   return (
-    <div className="grid gap-6">
+    <div className="grid min-w-0 grid-cols-1 gap-6">
       <PageHeader
         title={title}
         description={
@@ -83,52 +105,22 @@ export function HomePage() {
         </Alert>
       ) : null}
 
-      <div className="grid items-start gap-6 lg:grid-cols-3">
-        <div className="grid min-w-0 gap-6 lg:col-span-2">
-          <PilotCard pilot={pilot} role={profile.data?.role} />
-          <PipelineCard />
+      <PipelineCard counts={pipeline} />
+
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
+        <div className="grid min-w-0 grid-cols-1 gap-6 lg:col-span-2">
+          {reviewer ? <MyStepsCard steps={steps} role={role} /> : null}
+          {author ? <MyWorkCard drafts={drafts} submissions={submissions} userId={user?.id} /> : null}
+          <PilotCard pilot={pilot} role={role} />
           <ActivityCard activity={activity} members={members.data} />
         </div>
-        <div className="grid min-w-0 gap-6">
+        <div className="grid min-w-0 grid-cols-1 gap-6">
+          <ExpiringCard expiring={expiring} />
           <TeamCard members={members} />
           {isAdmin ? <InvitesCard invites={invites} demo={demo} /> : null}
         </div>
       </div>
     </div>
-  );
-}
-
-/** A card whose data failed to load: the server's message and a retry. */
-function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry: () => void }) {
-  return (
-    <Alert variant="destructive">
-      <History />
-      <AlertTitle>Could not load {what}</AlertTitle>
-      <AlertDescription className="grid gap-2">
-        <span>{errorMessage(error, "Please try again.")}</span>
-        <span>
-          <Button variant="outline" size="sm" onClick={onRetry}>
-            Try again
-          </Button>
-        </span>
-      </AlertDescription>
-    </Alert>
-  );
-}
-
-/** A card's title with a link to the screen that holds the rest, and what the card shows. */
-function SectionHeader({ title, description, to, linkLabel }: { title: string; description: ReactNode; to: string; linkLabel: ReactNode }) {
-  return (
-    <CardHeader>
-      <div className="flex items-center justify-between gap-4">
-        <CardTitle>{title}</CardTitle>
-        <Link to={to} className={cn(buttonVariants({ variant: "link", size: "sm" }), "h-auto shrink-0 px-0")}>
-          {linkLabel}
-          <ArrowRight aria-hidden="true" />
-        </Link>
-      </div>
-      <CardDescription>{description}</CardDescription>
-    </CardHeader>
   );
 }
 
@@ -181,37 +173,6 @@ function PilotCard({ pilot, role }: { pilot: ReturnType<typeof usePilotStatus>; 
             )}
           </>
         )}
-      </CardContent>
-    </Card>
-  );
-}
-
-/**
- * Review steps, drafts, pipeline counts and expiring assets come from the
- * review workflow; until it holds data the card says so rather than show
- * zeros that look like real numbers.
- */
-function PipelineCard() {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Review pipeline</CardTitle>
-        <CardDescription>Your open review steps, drafts and submissions, and assets expiring soon.</CardDescription>
-      </CardHeader>
-      <CardContent>
-        <EmptyState
-          className="py-8"
-          icon={FileStack}
-          title="No content in review yet"
-          action={
-            <Link to="/content-hub" className={buttonVariants({ variant: "outline", size: "sm" })}>
-              Go to the Content Hub
-            </Link>
-          }
-        >
-          Once your team creates assets in the Content Hub and submits them for medical, legal and regulatory review,
-          their progress shows up here.
-        </EmptyState>
       </CardContent>
     </Card>
   );

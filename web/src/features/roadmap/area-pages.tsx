@@ -1,4 +1,4 @@
-import { BookOpenCheck, ClipboardCheck, type LucideIcon, Sparkles } from "lucide-react";
+import { BookOpenCheck, type LucideIcon, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -59,18 +59,6 @@ function AreaScreen({ area, note }: { area: Area; note?: string }) {
   );
 }
 
-const REVIEW: Area = {
-  title: "Review Center",
-  description: "Medical, legal and regulatory review of submitted content, with e-signatures.",
-  icon: ClipboardCheck,
-  capabilities: [
-    "See your open review steps, overdue first",
-    "Annotate versions and discuss findings in threads",
-    "Approve, request changes or reject with a Part 11 e-signature",
-    "Export the review record and Form 2253 data",
-  ],
-};
-
 const GUIDELINES: Area = {
   title: "Guidelines",
   description: "The rules your content is pre-screened against.",
@@ -94,10 +82,6 @@ const INTEL: Area = {
     "Assets expiring in 30, 60 and 90 days",
   ],
 };
-
-export function ReviewPage() {
-  return <AreaScreen area={REVIEW} />;
-}
 
 export function GuidelinesPage() {
   return <AreaScreen area={GUIDELINES} />;
