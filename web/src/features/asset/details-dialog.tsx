@@ -9,6 +9,7 @@ import { type Asset, type AssetPatch, invalidateAssets, updateAsset } from "@/en
 import { type AssetDetailsInput, type AssetDetailsOutput, assetDetailsSchema, assetDetailsValues } from "@/entities/assets/schema";
 import type { Person } from "@/entities/members";
 import type { ProductSummary } from "@/entities/products";
+import { invalidateAssetReview } from "@/entities/reviews";
 import { AUDIENCES, audienceLabel } from "@/lib/content-types";
 
 /** The changed columns of `next` against `asset` (the server is sent only those). */
@@ -45,11 +46,14 @@ export function EditDetailsDialog({
     mutationFn: (patch: AssetPatch) => updateAsset(asset.id, patch),
     onSuccess: async () => {
       toast.success("Details saved");
-      await invalidateAssets(queryClient);
+      // The ready-for-review gate reads the product, audience and market.
+      await Promise.all([invalidateAssets(queryClient), invalidateAssetReview(queryClient, asset.id)]);
       onClose();
     },
   });
   const ownerId = form.getValues("owner_id");
+  // An approval's expiry is the workflow's, changed by an administrator from the review card.
+  const approvalExpiry = asset.status === "approved" || asset.status === "expired" || asset.status === "withdrawn";
   const { register } = form;
 
   return (
@@ -109,8 +113,12 @@ export function EditDetailsDialog({
             ))}
           </FormSelect>
         </FormField>
-        <FormField name="expires_at" label="Expiry date" hint="Leave empty for none.">
-          <Input type="date" {...register("expires_at")} />
+        <FormField
+          name="expires_at"
+          label="Expiry date"
+          hint={approvalExpiry ? "Set by the approval; an administrator changes it from the review card." : "Leave empty for none."}
+        >
+          <Input type="date" readOnly={approvalExpiry} {...register("expires_at")} />
         </FormField>
       </div>
     </EntityFormDialog>
