@@ -95,16 +95,22 @@ export const reviewQueueRoot = ["review-queue"] as const;
 
 const SIGNATURE_COLUMNS = "id, signer_name, signed_at, meaning, decision, rendition_sha256, version_id";
 
-interface RoundRow extends Review {
-  review_steps: (ReviewStep & { signatures: SignatureManifestation | null })[] | null;
-}
+/** A row of `review_steps` with its signature embedded. */
+export type StepRow = ReviewStep & { signatures: SignatureManifestation | null };
 
-/** The rows of `reviews` with their embedded steps, as one {@link Round} each, newest round first. */
-export function toRounds(rows: RoundRow[]): Round[] {
-  return rows
-    .map(({ review_steps, ...review }) => ({
+/**
+ * The rounds of an asset with their steps (each with its signature's
+ * manifestation) in the template's order, newest round first. The data
+ * API embeds one level deep, so rounds and steps are read apart.
+ */
+export function toRounds(reviews: Review[], steps: StepRow[]): Round[] {
+  return reviews
+    .map((review) => ({
       ...review,
-      steps: (review_steps ?? []).map(({ signatures, ...step }) => ({ ...step, signature: signatures })).sort((a, b) => a.position - b.position),
+      steps: steps
+        .filter((s) => s.review_id === review.id)
+        .map(({ signatures, ...step }) => ({ ...step, signature: signatures }))
+        .sort((a, b) => a.position - b.position),
     }))
     .sort((a, b) => b.round - a.round);
 }
@@ -118,14 +124,12 @@ export function assetRoundsQuery(assetId: string) {
     refetchOnWindowFocus: true,
     queryFn: async (): Promise<Round[]> => {
       const sb = await getSupabase();
-      const rows: unknown = unwrap(
-        await sb
-          .from("reviews")
-          .select(`*, review_steps(*, signatures(${SIGNATURE_COLUMNS}))`)
-          .eq("asset_id", assetId)
-          .order("round", { ascending: false }),
-      );
-      return toRounds(rows as RoundRow[]);
+      const [reviews, steps] = await Promise.all([
+        sb.from("reviews").select("*").eq("asset_id", assetId).order("round", { ascending: false }),
+        sb.from("review_steps").select(`*, signatures(${SIGNATURE_COLUMNS})`).eq("asset_id", assetId).order("position"),
+      ]);
+      const stepRows: unknown = unwrap(steps);
+      return toRounds(unwrap(reviews), stepRows as StepRow[]);
     },
   });
 }

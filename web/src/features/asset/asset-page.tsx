@@ -280,7 +280,7 @@ function AssetDetail({
                   onChange={(e) => {
                     view(Number(e.target.value));
                   }}
-                  className="w-40"
+                  className="w-auto max-w-full min-w-40"
                 >
                   {versions.map((v) => (
                     <option key={v.id} value={v.number}>

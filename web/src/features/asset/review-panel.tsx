@@ -46,7 +46,6 @@ import { formatDate, formatDateTime, formatUtc } from "@/lib/format-time";
 import {
   changeRequestStatusLabel,
   changeRequestStatusVariant,
-  decisionLabel,
   meaningLabel,
   reviewerRoleLabel,
   reviewStatusLabel,
@@ -129,7 +128,8 @@ export function ReviewStrip({ asset }: { asset: Asset }) {
           <AlertTriangle aria-hidden="true" className="size-3" /> Overdue
         </Badge>
       ) : null}
-      <a href="#review" className="inline-flex items-center gap-0.5 font-medium text-primary underline-offset-4 hover:underline">
+      {/* Below the document on a phone; beside it on a wide screen. */}
+      <a href="#review" className="inline-flex items-center gap-0.5 font-medium text-primary underline-offset-4 hover:underline lg:hidden">
         Review and signatures <ChevronRight aria-hidden="true" className="size-3.5" />
       </a>
     </p>
@@ -285,12 +285,15 @@ function StatusSummary({
     const mayWithdraw = !viewer.readOnly && (answers || current.submitted_by === viewer.userId) && !anyDecided(current);
     return (
       <div className="grid gap-3">
-        <p className="text-sm leading-6">
-          {versionNumber(versions, current.version_id)} was submitted by {nameOf(people, current.submitted_by)} on{" "}
-          {formatDateTime(current.submitted_at)}
-          {current.template_name ? ` (${current.template_name})` : ""}. The round closes when every required step has decided, so the author
-          gets every reviewer&apos;s feedback at once.
-        </p>
+        <div className="grid gap-1">
+          <p className="text-sm leading-6">
+            {versionNumber(versions, current.version_id)} submitted by {nameOf(people, current.submitted_by)} on {formatDateTime(current.submitted_at)}
+            {current.template_name ? ` · ${current.template_name}` : ""}.
+          </p>
+          <p className="text-xs leading-5 text-muted-foreground">
+            The round closes once every required step has decided, so the author gets all the feedback at once.
+          </p>
+        </div>
         {mayWithdraw ? (
           <div>
             <Button
@@ -436,8 +439,8 @@ function RoundSteps({
   const authorLooking = open && viewer.userId !== null && viewer.userId === authorId && !viewer.readOnly;
   return (
     <div className="grid gap-2">
-      <h3 className="text-xs font-semibold tracking-wide text-muted-foreground uppercase">
-        Steps of round {round.round} · {versionNumber(versions, round.version_id)}
+      <h3 className="text-xs font-semibold tracking-wide text-muted-foreground">
+        <span className="uppercase">Steps</span> · round {round.round} on {versionNumber(versions, round.version_id)}
       </h3>
       {authorLooking ? (
         <p className="rounded-md bg-muted/60 px-3 py-2 text-sm leading-5 text-muted-foreground" data-testid="author-note">
@@ -595,10 +598,7 @@ export function SignatureBlock({ signature, versions }: { signature: SignatureMa
           {formatUtc(signature.signed_at)}
         </dd>
         <dt className="text-muted-foreground">Meaning</dt>
-        <dd data-testid="meaning">
-          {meaningLabel(signature.meaning)}
-          <span className="text-muted-foreground"> · {decisionLabel(signature.decision).toLowerCase()}</span>
-        </dd>
+        <dd data-testid="meaning">{meaningLabel(signature.meaning)}</dd>
         <dt className="text-muted-foreground">Signed</dt>
         <dd className="min-w-0">
           {versionNumber(versions, signature.version_id)}, SHA-256{" "}
