@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Settings2 } from "lucide-react";
+import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Send, Settings2 } from "lucide-react";
 import { lazy, Suspense, useCallback, useEffect, useId, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
@@ -15,11 +15,12 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { type Asset, assetQuery } from "@/entities/assets";
-import { peopleQuery } from "@/entities/members";
+import { ownMemberQuery, peopleQuery } from "@/entities/members";
 import { productSummariesQuery } from "@/entities/products";
 import { useProfile } from "@/entities/profile";
+import { assetRoundsQuery, invalidateAssetReview } from "@/entities/reviews";
 import { invalidateVersions, versionsQuery, type VersionSummary } from "@/entities/versions";
-import { useReadOnly } from "@/lib/auth";
+import { useAuth, useReadOnly } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
 import { firstScreenShown } from "@/lib/idle";
 import { useDocumentTitle } from "@/lib/use-document-title";
@@ -31,6 +32,8 @@ import { ImageViewer } from "./image-viewer";
 import type { NewVersionMode } from "./new-version-dialog";
 import { preparePdf } from "@/components/document-viewer/pdf";
 import { PdfViewer } from "@/components/document-viewer/pdf-viewer";
+import { type ReviewDialogState, ReviewCard, ReviewStrip } from "./review-panel";
+import { answersForAsset, submittable, type Viewer } from "./review-rules";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf } from "./types";
 
@@ -38,6 +41,7 @@ import { renditionOf } from "./types";
 // adds a version: they load then, not with the page's first paint.
 const EditDetailsDialog = lazy(() => import("./details-dialog").then((m) => ({ default: m.EditDetailsDialog })));
 const NewVersionDialog = lazy(() => import("./new-version-dialog").then((m) => ({ default: m.NewVersionDialog })));
+const ReviewDialogHost = lazy(() => import("./review-dialogs").then((m) => ({ default: m.ReviewDialogHost })));
 
 /** The newest version's PDF starts opening as soon as the versions arrive. */
 function prefetchNewest(rows: VersionSummary[]) {
@@ -53,9 +57,15 @@ performance.mark("asset:code-loaded");
 
 /** Why a new version cannot be added in this state (the server's own words), or null. */
 function newVersionBlocked(status: string): string | null {
-  if (status === "in_review") return "This asset is in review; withdraw it before adding a version.";
+  if (status === "in_review") return "This asset is in review: its version cannot change while the round is open.";
   if (status === "archived") return "Archived assets cannot change.";
   return null;
+}
+
+/** The printed name a signature will carry (the server's rule): the full name, else the e-mail address. */
+function signerName(fullName: string | undefined, email: string | undefined): string {
+  const name = fullName?.trim() ?? "";
+  return name !== "" ? name : (email ?? "");
 }
 
 /** "2,3" → [2, 3]; anything else → null. */
@@ -110,14 +120,25 @@ function AssetDetail({
   useDocumentTitle(asset.title);
   // The read-only demo shows the asset with no way to change it.
   const readOnly = useReadOnly();
+  const { user } = useAuth();
   const profile = useProfile();
   const queryClient = useQueryClient();
   const products = useQuery(productSummariesQuery());
   const people = useQuery(peopleQuery());
-  const refresh = () => invalidateVersions(queryClient, asset.id);
+  const rounds = useQuery(assetRoundsQuery(asset.id));
+  const role = profile.data?.role;
+  // Whether the signer has a verified authenticator (the sign dialog then asks for its code up front).
+  const self = useQuery({ ...ownMemberQuery(user?.id), enabled: Boolean(user?.id) && Boolean(role?.startsWith("reviewer_")) && !readOnly });
+  // A new version or new details change what the ready-for-review gate says.
+  const refresh = async () => {
+    await Promise.all([invalidateVersions(queryClient, asset.id), invalidateAssetReview(queryClient, asset.id)]);
+  };
   const versionSelectId = useId();
   const [dialog, setDialog] = useState<null | "details" | "archive" | NewVersionMode>(null);
+  const [reviewDialog, setReviewDialog] = useState<ReviewDialogState | null>(null);
   const [tab, setTab] = useState("details");
+  const viewer: Viewer = { userId: user?.id ?? null, role, readOnly };
+  const mayRequestReview = answersForAsset(viewer, asset) && submittable(asset.status) && asset.current_version_id !== null;
 
   const current = versions.find((v) => v.id === asset.current_version_id) ?? versions[0];
   const requested = Number(params.get("v"));
@@ -184,7 +205,7 @@ function AssetDetail({
   ) : (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button>
+        <Button variant={mayRequestReview ? "outline" : "default"}>
           <FileUp aria-hidden="true" /> New version <ChevronDown aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>
@@ -245,6 +266,7 @@ function AssetDetail({
                 </Badge>
               ) : null}
             </div>
+            <ReviewStrip asset={asset} />
           </div>
           <div className="flex flex-wrap items-center gap-2">
             {versions.length > 0 && shown ? (
@@ -258,7 +280,7 @@ function AssetDetail({
                   onChange={(e) => {
                     view(Number(e.target.value));
                   }}
-                  className="w-40"
+                  className="w-auto max-w-full min-w-40"
                 >
                   {versions.map((v) => (
                     <option key={v.id} value={v.number}>
@@ -267,6 +289,15 @@ function AssetDetail({
                   ))}
                 </NativeSelect>
               </>
+            ) : null}
+            {mayRequestReview ? (
+              <Button
+                onClick={() => {
+                  setReviewDialog({ kind: "submit" });
+                }}
+              >
+                <Send aria-hidden="true" /> {asset.status === "changes_requested" ? "Resubmit" : "Submit for review"}
+              </Button>
             ) : null}
             {writer ? (
               <>
@@ -340,6 +371,14 @@ function AssetDetail({
           )}
         </Card>
 
+        <div className="grid min-w-0 content-start gap-5">
+          <Card id="review" className="min-w-0 scroll-mt-20 p-4" data-testid="review-card">
+            {!panelReady ? (
+              <PanelSkeleton label="Loading the review" rows={4} />
+            ) : (
+              <ReviewCard asset={asset} versions={versions} people={people.data ?? []} viewer={viewer} onOpen={setReviewDialog} />
+            )}
+          </Card>
         <Card className="min-w-0 gap-0 p-4">
           {!panelReady ? (
             <PanelSkeleton />
@@ -373,7 +412,27 @@ function AssetDetail({
           </Tabs>
           )}
         </Card>
+        </div>
       </div>
+
+      {reviewDialog && !readOnly ? (
+        <Suspense fallback={null}>
+          <ReviewDialogHost
+            dialog={reviewDialog}
+            context={{
+              asset,
+              versions,
+              rounds: rounds.data?.length ?? 0,
+              orgId: profile.data?.org_id ?? null,
+              signerName: signerName(profile.data?.full_name, user?.email),
+              hasAuthenticator: self.data?.mfa_enabled === true,
+            }}
+            onClose={() => {
+              setReviewDialog(null);
+            }}
+          />
+        </Suspense>
+      ) : null}
 
       {writer ? (
         <>
@@ -450,11 +509,11 @@ function VersionViewer({ version, title, onShown }: { version: VersionSummary; t
   );
 }
 
-function PanelSkeleton() {
+function PanelSkeleton({ label = "Loading the details", rows = 8 }: { label?: string; rows?: number }) {
   return (
-    <div className="grid content-start gap-3" aria-busy="true" aria-label="Loading the details">
+    <div className="grid content-start gap-3" aria-busy="true" aria-label={label}>
       <Skeleton className="h-9 w-full" />
-      {Array.from({ length: 8 }, (_, i) => (
+      {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} className="h-5 w-full" />
       ))}
     </div>

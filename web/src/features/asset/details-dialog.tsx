@@ -10,6 +10,7 @@ import { type AssetDetailsInput, type AssetDetailsOutput, assetDetailsSchema, as
 import { membersQuery, type Person } from "@/entities/members";
 import type { ProductSummary } from "@/entities/products";
 import { useProfile } from "@/entities/profile";
+import { invalidateAssetReview } from "@/entities/reviews";
 import { AUDIENCES, audienceLabel, canWriteContent } from "@/lib/content-types";
 
 /** The changed columns of `next` against `asset` (the server is sent only those). */
@@ -46,7 +47,8 @@ export function EditDetailsDialog({
     mutationFn: (patch: AssetPatch) => updateAsset(asset.id, patch),
     onSuccess: async () => {
       toast.success("Details saved");
-      await invalidateAssets(queryClient);
+      // The ready-for-review gate reads the product, audience and market.
+      await Promise.all([invalidateAssets(queryClient), invalidateAssetReview(queryClient, asset.id)]);
       onClose();
     },
   });
@@ -56,6 +58,8 @@ export function EditDetailsDialog({
   const members = useQuery(membersQuery(useProfile().data?.org_id));
   const writers = new Set((members.data ?? []).filter((m) => canWriteContent(m.role) && !m.deactivated_at).map((m) => m.id));
   const owners = people.filter((p) => p.id === ownerId || writers.has(p.id));
+  // An approval's expiry is the workflow's, changed by an administrator from the review card.
+  const approvalExpiry = asset.status === "approved" || asset.status === "expired" || asset.status === "withdrawn";
   const { register } = form;
 
   return (
@@ -115,8 +119,12 @@ export function EditDetailsDialog({
             ))}
           </FormSelect>
         </FormField>
-        <FormField name="expires_at" label="Expiry date" hint="Leave empty for none.">
-          <Input type="date" {...register("expires_at")} />
+        <FormField
+          name="expires_at"
+          label="Expiry date"
+          hint={approvalExpiry ? "Set by the approval; an administrator changes it from the review card." : "Leave empty for none."}
+        >
+          <Input type="date" readOnly={approvalExpiry} {...register("expires_at")} />
         </FormField>
       </div>
     </EntityFormDialog>
