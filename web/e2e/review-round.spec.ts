@@ -116,7 +116,7 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
 }
 
 test("one full round: submit, claim, changes requested, version 2, done, resubmit, confirm, approve with signatures", async ({ browser, server, arrange }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const started = Date.now();
   const world = await arrangeWorld(arrange, server);
   const [m, med, leg, reg] = await Promise.all([

@@ -114,7 +114,7 @@ const round1 = {
   submitted_by: MARA,
   submitted_at: "2026-02-20T10:00:00Z",
   closed_at: "2026-02-25T10:00:00Z",
-  steps: [step({ id: "s1-med", review_id: "r1", status: "changes_requested", comment: "Two points.", signature_id: "sig-1", signature: { ...legalSigned.signature!, id: "sig-1", signer_name: "Dr. Mei Medical", meaning: "review", version_id: "v1" } })],
+  steps: [step({ id: "s1-med", review_id: "r1", status: "changes_requested", comment: "Two points.", signature_id: "sig-1", signature: { id: "sig-1", signer_name: "Dr. Mei Medical", signed_at: "2026-02-24T10:00:00Z", meaning: "review", decision: "changes_requested", rendition_sha256: "a".repeat(64), version_id: "v1" } })],
 } as Round;
 
 const changes = [
