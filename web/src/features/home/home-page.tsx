@@ -12,7 +12,7 @@ import { Progress } from "@/components/ui/progress";
 import { Skeleton } from "@/components/ui/skeleton";
 import { auditSubjectsQuery, describeAction, subjectRefs } from "@/entities/audit";
 import { useProfile } from "@/entities/profile";
-import { useAuth } from "@/lib/auth";
+import { useAuth, useReadOnly } from "@/lib/auth";
 import { canWriteContent } from "@/lib/content-types";
 import { nextPilotStep, pilotProgress, pilotStepLink, usePilotStatus } from "@/lib/pilot-status";
 import { greeting, greetingName } from "@/lib/person";
@@ -51,6 +51,7 @@ const TEAM_PREVIEW = 6;
 export function HomePage() {
   useDocumentTitle("Command Center");
   const { user, demo } = useAuth();
+  const readOnly = useReadOnly();
   const profile = useProfile();
   const orgId = profile.data?.org_id;
   const isAdmin = isAdminRole(profile.data?.role);
@@ -110,7 +111,7 @@ export function HomePage() {
       <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
         <div className="grid min-w-0 grid-cols-1 gap-6 lg:col-span-2">
           {reviewer ? <MyStepsCard steps={steps} role={role} /> : null}
-          {author ? <MyWorkCard drafts={drafts} submissions={submissions} userId={user?.id} /> : null}
+          {author ? <MyWorkCard drafts={drafts} submissions={submissions} userId={user?.id} readOnly={readOnly} /> : null}
           <PilotCard pilot={pilot} role={role} />
           <ActivityCard activity={activity} members={members.data} />
         </div>

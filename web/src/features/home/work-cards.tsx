@@ -212,7 +212,18 @@ function progressOf(round: RoundItem): string {
  * An author's work: their drafts and assets sent back with changes
  * (waiting for them), and the rounds they submitted that are in review.
  */
-export function MyWorkCard({ drafts, submissions, userId }: { drafts: Read<Asset[]>; submissions: Read<QueuePage>; userId: string | undefined }) {
+export function MyWorkCard({
+  drafts,
+  submissions,
+  userId,
+  readOnly,
+}: {
+  drafts: Read<Asset[]>;
+  submissions: Read<QueuePage>;
+  userId: string | undefined;
+  /** The read-only demo: no way to create an asset is offered. */
+  readOnly: boolean;
+}) {
   const rounds = (submissions.data?.items ?? []) as RoundItem[];
   return (
     <Card>
@@ -235,9 +246,11 @@ export function MyWorkCard({ drafts, submissions, userId }: { drafts: Read<Asset
             <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
               <FilePen aria-hidden="true" className="size-4" />
               No drafts of yours.
-              <Link to="/content?new=1" className="font-medium text-primary underline-offset-4 hover:underline">
-                Create an asset
-              </Link>
+              {readOnly ? null : (
+                <Link to="/content?new=1" className="font-medium text-primary underline-offset-4 hover:underline">
+                  Create an asset
+                </Link>
+              )}
             </p>
           ) : (
             <>

@@ -135,10 +135,10 @@ export function QueueTable({ items, ctx, label }: { items: QueueItem[]; ctx: Row
       <Table className="table-fixed" aria-label={label}>
         <colgroup>
           <col />
-          <col className="w-40" />
-          <col className="w-80" />
-          <col className="w-40" />
           <col className="w-36" />
+          <col className="w-76" />
+          <col className="w-44" />
+          <col className="w-32" />
         </colgroup>
         <TableHeader>
           <TableRow>
@@ -246,7 +246,7 @@ export function QueueSkeleton({ rows = 5 }: { rows?: number }) {
   return (
     <div className="divide-y rounded-xl border bg-card" aria-busy="true" aria-label="Loading the review queue">
       {Array.from({ length: rows }, (_, i) => (
-        <div key={i} className="grid gap-3 px-4 py-4 lg:grid-cols-[1fr_10rem_20rem_10rem_9rem] lg:items-start lg:gap-6">
+        <div key={i} className="grid gap-3 px-4 py-4 lg:grid-cols-[1fr_9rem_19rem_11rem_8rem] lg:items-start lg:gap-6">
           <div className="grid gap-2">
             <Skeleton className="h-4 w-3/5" />
             <Skeleton className="h-3 w-2/5" />
