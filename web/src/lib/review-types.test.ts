@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { byStepOrder, dueOf, isReviewerRole, reviewerRoleShort, reviewStatusLabel, stepStatusLabel, stepStatusVariant } from "./review-types";
+import { byStepOrder, dueOf, isReviewerRole, reviewerRoleLabel, reviewStatusLabel, stepStatusLabel, stepStatusVariant } from "./review-types";
 
 // A fixed local "now": Wednesday 25 November 2026, 15:00 in the browser's zone.
 const now = new Date(2026, 10, 25, 15, 0, 0);
@@ -35,7 +35,7 @@ describe("dueOf", () => {
 
 describe("labels", () => {
   it("name roles, rounds and steps as people read them, unknown values as given", () => {
-    expect(reviewerRoleShort("reviewer_regulatory")).toBe("Regulatory");
+    expect(reviewerRoleLabel("reviewer_regulatory")).toBe("Regulatory");
     expect(reviewStatusLabel("open")).toBe("In review");
     expect(reviewStatusLabel("changes_requested")).toBe("Changes requested");
     expect(stepStatusLabel("approved_with_changes")).toBe("Approved with changes");

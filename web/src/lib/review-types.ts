@@ -71,6 +71,41 @@ const STEP_STATUS_VARIANTS: Record<StepStatus, Variant> = {
   skipped: "gray",
 };
 
+/** The decisions, in the order the sign dialog offers them. */
+export const DECISIONS = VOCABULARIES.decision;
+export type Decision = Enums["decision"];
+
+const DECISION_LABELS: Record<Decision, string> = {
+  approved: "Approve",
+  approved_with_changes: "Approve with changes",
+  changes_requested: "Request changes",
+  rejected: "Reject",
+};
+
+export const SIGNATURE_MEANINGS = VOCABULARIES.signature_meaning;
+export type SignatureMeaning = Enums["signature_meaning"];
+
+const MEANING_LABELS: Record<SignatureMeaning, string> = {
+  approval: "Approval",
+  review: "Review",
+  rejection: "Rejection",
+};
+
+export const CHANGE_REQUEST_STATUSES = VOCABULARIES.change_request_status;
+export type ChangeRequestStatus = Enums["change_request_status"];
+
+const CHANGE_REQUEST_STATUS_LABELS: Record<ChangeRequestStatus, string> = {
+  open: "Open",
+  done: "Done",
+  confirmed: "Confirmed",
+};
+
+const CHANGE_REQUEST_STATUS_VARIANTS: Record<ChangeRequestStatus, Variant> = {
+  open: "amber",
+  done: "blue",
+  confirmed: "green",
+};
+
 function lookup<K extends string>(labels: Record<K, string>, value: string | null | undefined): string {
   if (value == null || value === "") return "—";
   return (labels as Record<string, string | undefined>)[value] ?? value;
@@ -87,7 +122,7 @@ export function isReviewerRole(role: string | null | undefined): role is Reviewe
 }
 
 /** "Medical" for "reviewer_medical": the review a step is, in a word. */
-export const reviewerRoleShort = (value: string | null | undefined) => lookup(ROLE_SHORT, value);
+export const reviewerRoleLabel = (value: string | null | undefined) => lookup(ROLE_SHORT, value);
 /** "In review" for an open round. */
 export const reviewStatusLabel = (value: string | null | undefined) => lookup(REVIEW_STATUS_LABELS, value);
 /** Badge colour of a round's status. */
@@ -96,6 +131,27 @@ export const reviewStatusVariant = (value: string | null | undefined) => variant
 export const stepStatusLabel = (value: string | null | undefined) => lookup(STEP_STATUS_LABELS, value);
 /** Badge colour of a step's status. */
 export const stepStatusVariant = (value: string | null | undefined) => variantOf(STEP_STATUS_VARIANTS, value);
+
+/** The verb of a decision: "Request changes" for "changes_requested". */
+export const decisionLabel = (value: string | null | undefined) => lookup(DECISION_LABELS, value);
+/** "Approval" for "approval": the meaning a signature manifests (21 CFR 11.50). */
+export const meaningLabel = (value: string | null | undefined) => lookup(MEANING_LABELS, value);
+/** "Done" for "done". */
+export const changeRequestStatusLabel = (value: string | null | undefined) => lookup(CHANGE_REQUEST_STATUS_LABELS, value);
+/** Badge colour of a change request's status. */
+export const changeRequestStatusVariant = (value: string | null | undefined) => variantOf(CHANGE_REQUEST_STATUS_VARIANTS, value);
+
+/** The meaning a decision's signature takes (the server's rule): approval for both approvals, review for changes, rejection. */
+export function decisionMeaning(decision: Decision): SignatureMeaning {
+  if (decision === "approved" || decision === "approved_with_changes") return "approval";
+  if (decision === "rejected") return "rejection";
+  return "review";
+}
+
+/** Whether a member with `role` reviews for `stepRole` (only a reviewer of a step's role decides it). */
+export function reviewsFor(role: string | null | undefined, stepRole: string): boolean {
+  return role === stepRole;
+}
 
 /** Sorts steps as a round lists them: by order, then medical, legal, regulatory. */
 export function byStepOrder<T extends { step_order: number; role: string }>(steps: readonly T[]): T[] {

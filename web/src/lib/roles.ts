@@ -23,18 +23,6 @@ const LABELS: Record<Role, string> = {
   viewer: "Viewer",
 };
 
-// The area a reviewer role reviews, for review steps ("Medical review").
-const REVIEW_AREAS: Partial<Record<Role, string>> = {
-  reviewer_medical: "Medical",
-  reviewer_legal: "Legal",
-  reviewer_regulatory: "Regulatory",
-};
-
-/** "Medical" for reviewer_medical (a review step's area); other roles by their label. */
-export function reviewAreaLabel(role: string | null | undefined): string {
-  return (isRole(role) ? REVIEW_AREAS[role] : undefined) ?? roleLabel(role);
-}
-
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }

@@ -4,7 +4,7 @@ import { invalidateVersions } from "@/entities/versions";
 import { unwrap } from "@/lib/data";
 import type { Row } from "@/lib/db-types";
 import { isUuid } from "@/lib/early";
-import type { Decision } from "@/lib/review-labels";
+import type { Decision } from "@/lib/review-types";
 import { getSupabase } from "@/lib/supabase";
 
 /**

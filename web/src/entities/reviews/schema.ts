@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DECISIONS } from "@/lib/review-labels";
+import { DECISIONS } from "@/lib/review-types";
 
 /**
  * The review functions' input checks in the server's words (service:

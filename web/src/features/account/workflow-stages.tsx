@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { workflowStages, type WorkflowStep } from "@/entities/workflow-templates";
-import { reviewAreaLabel } from "@/lib/roles";
+import { reviewerRoleLabel } from "@/lib/review-types";
 import { cn } from "@/lib/utils";
 
 function days(n: number): string {
@@ -36,7 +36,7 @@ export function WorkflowStages({ steps, className }: { steps: readonly WorkflowS
                   key={j}
                   className="inline-flex max-w-full flex-wrap items-center gap-x-1.5 gap-y-0.5 rounded-md border bg-card px-2 py-1 text-xs leading-5"
                 >
-                  <span className="font-medium">{reviewAreaLabel(s.role)}</span>
+                  <span className="font-medium">{reviewerRoleLabel(s.role)}</span>
                   <span className="text-muted-foreground">{days(s.due_days)}</span>
                   {s.required ? null : (
                     <Badge variant="gray" className="px-1.5 py-0 text-[0.6875rem] leading-4">

@@ -24,7 +24,7 @@ import {
   type WorkflowTemplateFormInput,
   type WorkflowTemplateFormOutput,
 } from "@/entities/workflow-templates/schema";
-import { reviewAreaLabel } from "@/lib/roles";
+import { reviewerRoleLabel } from "@/lib/review-types";
 import { WorkflowStages } from "./workflow-stages";
 
 /**
@@ -119,7 +119,7 @@ function StepsEditor() {
       <ol className="grid gap-3">
         {fields.map((field, i) => {
           const n = i + 1;
-          const role = reviewAreaLabel(steps[i]?.role ?? field.role);
+          const role = reviewerRoleLabel(steps[i]?.role ?? field.role);
           return (
             <li key={field.id} className="grid min-w-0 gap-3 rounded-lg border bg-muted/20 p-3" aria-label={`Step ${n}: ${role}`}>
               <div className="flex items-center justify-between gap-2">
@@ -168,7 +168,7 @@ function StepsEditor() {
                   <FormSelect name={`steps.${i}.role`}>
                     {REVIEWER_ROLES.map((r) => (
                       <option key={r} value={r}>
-                        {reviewAreaLabel(r)} review
+                        {reviewerRoleLabel(r)} review
                       </option>
                     ))}
                   </FormSelect>

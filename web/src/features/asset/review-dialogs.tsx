@@ -31,7 +31,7 @@ import {
 } from "@/entities/reviews";
 import { doneNoteSchema, expirySchema, withdrawAssetSchema } from "@/entities/reviews/schema";
 import type { VersionSummary } from "@/entities/versions";
-import { reviewerRoleLabel } from "@/lib/review-labels";
+import { reviewerRoleLabel } from "@/lib/review-types";
 import { describeServerError, type ServerProblem } from "@/lib/server-error";
 import { type ReviewDialogState, UnmetConditions } from "./review-panel";
 import { gateRefusal, type GateProblem } from "./review-rules";

@@ -52,7 +52,7 @@ import {
   reviewStatusVariant,
   stepStatusLabel,
   stepStatusVariant,
-} from "@/lib/review-labels";
+} from "@/lib/review-types";
 import { isAdminRole } from "@/lib/roles";
 import { describeServerError, toastServerError } from "@/lib/server-error";
 import { cn } from "@/lib/utils";

@@ -14,7 +14,7 @@ import { decideStep, invalidateAfterReview, type Round, type RoundStep } from "@
 import { MAX_CHANGE_REQUESTS, type SignInput, type SignOutput, signSchema, signValues } from "@/entities/reviews/schema";
 import type { VersionSummary } from "@/entities/versions";
 import { fieldMessages } from "@/lib/form-errors";
-import { type Decision, DECISIONS, decisionLabel, decisionMeaning, meaningLabel, reviewerRoleLabel } from "@/lib/review-labels";
+import { type Decision, DECISIONS, decisionLabel, decisionMeaning, meaningLabel, reviewerRoleLabel } from "@/lib/review-types";
 import { cn } from "@/lib/utils";
 
 const DECISION_HINTS: Record<Decision, string> = {

@@ -11,7 +11,7 @@ import type { ContentCounts } from "@/entities/content";
 import type { QueuePage, RoundItem, StepItem } from "@/entities/review-queue";
 import { type AssetStatus, assetStatusLabel, assetStatusVariant, assetTypeLabel, daysUntil } from "@/lib/content-types";
 import { formatDate, formatRelativeTime } from "@/lib/format-time";
-import { dueOf, reviewerRoleShort } from "@/lib/review-types";
+import { dueOf, reviewerRoleLabel } from "@/lib/review-types";
 import { cn } from "@/lib/utils";
 import { EXPIRY_WINDOW_DAYS } from "./api";
 import { LoadError, SectionHeader } from "./parts";
@@ -155,7 +155,7 @@ function More({ shown, total, to, noun }: { shown: number; total: number | undef
 
 /** A reviewer's open steps (claimed by them, or waiting for their role), by due date. */
 export function MyStepsCard({ steps, role }: { steps: Read<QueuePage>; role: string | null | undefined }) {
-  const kind = reviewerRoleShort(role).toLowerCase();
+  const kind = reviewerRoleLabel(role).toLowerCase();
   const items = (steps.data?.items ?? []) as StepItem[];
   return (
     <Card>
@@ -185,7 +185,7 @@ export function MyStepsCard({ steps, role }: { steps: Read<QueuePage>; role: str
                   overdue={s.overdue}
                   meta={
                     <>
-                      {reviewerRoleShort(s.role)} review · round {s.review.round}
+                      {reviewerRoleLabel(s.role)} review · round {s.review.round}
                       {s.version_number ? ` · v${s.version_number}` : ""} · {s.claimed_by ? "claimed by you" : "unclaimed"}
                     </>
                   }

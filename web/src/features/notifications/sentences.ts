@@ -1,6 +1,6 @@
 import type { NotificationItem, NotificationKind } from "@/entities/notifications";
 import { formatDate, formatDateTime, formatRelativeTime } from "@/lib/format-time";
-import { reviewAreaLabel } from "@/lib/roles";
+import { reviewerRoleLabel } from "@/lib/review-types";
 
 /**
  * What a notice says, as one sentence around the asset's title (which the
@@ -33,7 +33,7 @@ export function noticeKindLabel(kind: string): string {
 }
 
 function area(n: NotificationItem): string {
-  return n.review_steps ? `${reviewAreaLabel(n.review_steps.role).toLowerCase()} review` : "review";
+  return n.review_steps ? `${reviewerRoleLabel(n.review_steps.role).toLowerCase()} review` : "review";
 }
 
 function round(n: NotificationItem): string {
@@ -58,7 +58,7 @@ export function noticeSentence(n: NotificationItem, names: ReadonlyMap<string, s
     case "decision": {
       const step = n.review_steps;
       if (!step) return fallback;
-      const who = (step.decided_by ? names.get(step.decided_by) : undefined) ?? `The ${reviewAreaLabel(step.role).toLowerCase()} reviewer`;
+      const who = (step.decided_by ? names.get(step.decided_by) : undefined) ?? `The ${reviewerRoleLabel(step.role).toLowerCase()} reviewer`;
       switch (step.status) {
         case "approved":
           return at(`${who} approved `, `${round(n)}.`);

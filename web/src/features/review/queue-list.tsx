@@ -6,7 +6,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import type { QueueItem, QueueStep } from "@/entities/review-queue";
 import { assetTypeLabel } from "@/lib/content-types";
 import { formatDate, formatDateTime, formatRelativeTime } from "@/lib/format-time";
-import { byStepOrder, dueOf, reviewerRoleShort, reviewStatusLabel, reviewStatusVariant, stepStatusLabel, stepStatusVariant } from "@/lib/review-types";
+import { byStepOrder, dueOf, reviewerRoleLabel, reviewStatusLabel, reviewStatusVariant, stepStatusLabel, stepStatusVariant } from "@/lib/review-types";
 import { cn } from "@/lib/utils";
 
 /** What the rows need beside the items: who is who, product names, the reader, and the time they read at. */
@@ -60,7 +60,7 @@ function StepLines({ item, ctx }: { item: QueueItem; ctx: RowContext }) {
         return (
           <li key={s.id} className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5 text-sm" data-step-role={s.role} data-step-status={s.status}>
             <Badge variant={stepStatusVariant(s.status)}>
-              {reviewerRoleShort(s.role)}: {stepStatusLabel(s.status)}
+              {reviewerRoleLabel(s.role)}: {stepStatusLabel(s.status)}
             </Badge>
             {holder ? (
               <span className={cn("min-w-0 text-xs wrap-anywhere", s.status === "active" && !s.claimed_by ? "text-muted-foreground italic" : "text-muted-foreground")}>

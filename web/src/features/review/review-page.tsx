@@ -16,7 +16,7 @@ import { type QueueFilters, type QueueTab, QUEUE_TABS, reviewQueueQuery } from "
 import { useAuth } from "@/lib/auth";
 import { ASSET_TYPES, assetTypeLabel, canWriteContent } from "@/lib/content-types";
 import { errorMessage } from "@/lib/errors";
-import { isReviewerRole, REVIEWER_ROLES, reviewerRoleShort } from "@/lib/review-types";
+import { isReviewerRole, REVIEWER_ROLES, reviewerRoleLabel } from "@/lib/review-types";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { useMediaQuery } from "@/lib/use-media-query";
 import { cn } from "@/lib/utils";
@@ -136,7 +136,7 @@ export function ReviewPage() {
             label="Reviewer role"
             all="All roles"
             value={filters.role}
-            choices={REVIEWER_ROLES.map((r) => ({ value: r, label: reviewerRoleShort(r) }))}
+            choices={REVIEWER_ROLES.map((r) => ({ value: r, label: reviewerRoleLabel(r) }))}
             onChange={(v) => {
               update({ role: v });
             }}
@@ -270,7 +270,7 @@ function QueueEmpty({ tab, role, filters, onClear }: { tab: QueueTab; role: stri
   let action: ReactNode = null;
   if (tab === "mine") {
     if (reviewer) {
-      const kind = reviewerRoleShort(role).toLowerCase();
+      const kind = reviewerRoleLabel(role).toLowerCase();
       title = "Nothing is waiting for you";
       body = `When a round needs a ${kind} review, its step shows here until it is decided. Claim a step on the asset's page to tell other ${kind} reviewers you have it.`;
       action = tabLink("open", "See all open rounds");
