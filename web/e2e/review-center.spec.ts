@@ -346,6 +346,8 @@ test("the Command Center: a marketer's drafts and submissions in review", async 
 });
 
 test("at 390 px the Review Center and the Command Center are cards that never scroll sideways", async ({ browser, baseURL, server }) => {
+  // Two members, every tab and the Command Center: long on a busy machine.
+  test.setTimeout(300_000);
   for (const member of [world.medical, world.marketer]) {
     const { context, page } = await pageAs(browser, baseURL, server, member, PHONE);
     for (const tab of ["mine", "open", "submitted"]) {
