@@ -48,8 +48,13 @@ export const BUILT_IN_WORKFLOW: WorkflowTemplateValues = {
   is_default: true,
 };
 
+/**
+ * Every template query sits under `workflow-templates`: Settings' list here,
+ * and the choices a submission offers (entities/reviews' templateChoicesKey),
+ * so that a template saved in Settings refreshes both.
+ */
 export const workflowTemplateKeys = {
-  all: ["workflow_templates"] as const,
+  all: ["workflow-templates"] as const,
   list: () => [...workflowTemplateKeys.all, "list"] as const,
 };
 

@@ -1,6 +1,7 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { reviewSettingsKeys } from "@/entities/review-settings";
+import { templateChoicesKey } from "@/entities/reviews";
 import { BUILT_IN_WORKFLOW, invalidateWorkflowTemplates, readSteps, workflowStages, workflowTemplateKeys, workflowTemplatesQuery } from "./index";
 import { workflowTemplateFormValues, workflowTemplateSchema } from "./schema";
 
@@ -86,13 +87,15 @@ describe("workflowTemplateSchema", () => {
 });
 
 describe("workflow template keys", () => {
-  it("refresh every template list, and leave the review settings alone", async () => {
+  it("refresh every template list — Settings' and a submission's choices — and leave the review settings alone", async () => {
     const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity } } });
     client.setQueryData(workflowTemplatesQuery().queryKey, []);
+    client.setQueryData(templateChoicesKey, []);
     client.setQueryData(reviewSettingsKeys.detail("org-1"), { approval_validity_months: 12 });
     expect(workflowTemplatesQuery().queryKey.slice(0, 1)).toEqual([...workflowTemplateKeys.all]);
     await invalidateWorkflowTemplates(client);
     expect(client.getQueryState(workflowTemplateKeys.list())?.isInvalidated).toBe(true);
+    expect(client.getQueryState(templateChoicesKey)?.isInvalidated).toBe(true);
     expect(client.getQueryState(reviewSettingsKeys.detail("org-1"))?.isInvalidated).toBe(false);
     client.clear();
   });
