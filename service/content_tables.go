@@ -636,7 +636,7 @@ const (
 	MsgSubmittedAsset = "The asset has a version submitted for review, which can never be deleted; archive the asset instead."
 	// MsgSubmittedFile refuses removing, replacing or moving the file of a
 	// submitted version (%s: "removed", "replaced", "moved").
-	MsgSubmittedFile = "This file belongs to a version submitted for review and can never be %s."
+	MsgSubmittedFile = "This file belongs to a version submitted for review and can never be %s"
 )
 
 // submitted is the condition of a version submitted for review.

@@ -287,10 +287,9 @@ func (rv *Reviews) reviewQueue(ctx context.Context, tx fairbalance.Tx, c fairbal
 	// The three tabs' counts in one statement: a filter on the asset makes
 	// each count visit every open round or active step of its tab, and
 	// under load every round trip waits for the database's turn as well.
-	tabs := []string{QueueMine, QueueOpen, QueueSubmitted}
 	var countPlans []*fairbalance.ReadPlan
 	var countTab []string
-	for _, tab := range tabs {
+	for _, tab := range []string{QueueMine, QueueOpen, QueueSubmitted} {
 		for _, p := range in.plans(c, tab, now) {
 			var embeds []fairbalance.Embed
 			for _, e := range p.Embeds {

@@ -241,4 +241,50 @@ perBackend((ctx) => {
     r = await stranger.client.rpc('create_asset', { title: 'Theirs', type: 'other', audience: 'hcp', channel: 'x', market: 'US', file_path: path });
     assert.equal(r.error?.code, 'P0001');
   });
+
+  it('a version submitted for review is never changed or deleted, not even with the service key, nor is its file', async () => {
+    const admin = await onboard(ctx.srv, `Frozen ${rand(4)}`);
+    const marketer = await invited(ctx.srv, admin, 'marketer', 'Mara Marketer');
+    const product = (await admin.client.from('products').insert({ brand_name: 'Zelvora' }).select().single()).data;
+    const path = await uploadFile(marketer.client, 'asset-files', 'Deck.pdf', PDF, 'application/pdf');
+    let r = await marketer.client.rpc('create_asset', {
+      title: 'Deck', type: 'other', audience: 'hcp', channel: 'rep', market: 'US', product_id: product.id, file_path: path, file_name: 'Deck.pdf',
+    });
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    const asset = r.data;
+    r = await marketer.client.rpc('submit_for_review', { asset_id: asset.id });
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    const version = (await marketer.client.from('asset_versions').select('*').eq('asset_id', asset.id).single()).data;
+    assert.ok(version.submitted_at);
+
+    const service = ctx.srv.admin();
+    const refused = 'Version 1 was submitted for review: it can never be changed or deleted, as its review and signatures are bound to its exact content.';
+    for (const attempt of [
+      () => service.from('asset_versions').delete().eq('id', version.id),
+      () => service.from('asset_versions').update({ change_note: 'Rewritten' }).eq('id', version.id),
+      () => service.from('asset_versions').upsert({ ...version, change_note: 'Merged' }),
+    ]) {
+      r = await attempt();
+      assert.equal(r.status, 409, JSON.stringify(r));
+      assert.equal(r.error.code, 'PT409');
+      assert.equal(r.error.message, refused);
+    }
+    r = await service.from('assets').delete().eq('id', asset.id);
+    assert.equal(r.status, 409);
+    assert.equal(r.error.message, 'The asset has a version submitted for review, which can never be deleted; archive the asset instead.');
+
+    const files = service.storage.from('asset-files');
+    r = await files.remove([path]);
+    assert.equal(r.error?.message, 'This file belongs to a version submitted for review and can never be removed');
+    r = await files.upload(path, new Blob([makePdf(['Other bytes'])], { type: 'application/pdf' }), { upsert: true });
+    assert.equal(r.error?.message, 'This file belongs to a version submitted for review and can never be replaced');
+    r = await files.move(path, `${path}.moved`);
+    assert.equal(r.error?.message, 'This file belongs to a version submitted for review and can never be moved');
+
+    // Nothing changed: the row, and the bytes its hash and signatures hold.
+    assert.deepEqual((await marketer.client.from('asset_versions').select('*').eq('id', version.id).single()).data, version);
+    r = await marketer.client.storage.from('asset-files').download(path);
+    assert.equal(r.error, null, JSON.stringify(r.error));
+    assert.deepEqual(Buffer.from(await r.data.arrayBuffer()), PDF);
+  });
 });
