@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PdfDocument } from "./pdf";
 import { PASSAGE_HIGHLIGHT_ATTR } from "./passage";
@@ -80,6 +80,9 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmount before the stubs go: a page effect still pending would otherwise
+  // run against jsdom, which has no IntersectionObserver.
+  cleanup();
   vi.unstubAllGlobals();
   // @ts-expect-error -- jsdom's elements have no scrollTo of their own.
   delete Element.prototype.scrollTo;

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { PdfDocument } from "./pdf";
 import { PdfViewer } from "./pdf-viewer";
@@ -57,6 +57,9 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  // Unmount before the stubs go: a page effect still pending would otherwise
+  // run against jsdom, which has no IntersectionObserver.
+  cleanup();
   vi.unstubAllGlobals();
 });
 

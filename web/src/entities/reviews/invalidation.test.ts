@@ -87,7 +87,9 @@ const NOTHING: Seen = {
   otherVersions: false,
   people: false,
 };
-const ASSET_EVERYWHERE = { asset: true, assetList: true, search: true };
+// The queue lists assets too (their status and expiry show in its rows and
+// the Command Center's cards), so what refreshes an asset refreshes it.
+const ASSET_EVERYWHERE = { asset: true, assetList: true, search: true, queue: true };
 
 const review = (status: Review["status"]) => ({ status }) as Review;
 
