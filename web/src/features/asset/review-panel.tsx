@@ -213,6 +213,11 @@ export function ReviewCard({
 
       <StatusSummary asset={asset} current={current} versions={versions} people={people} viewer={viewer} onOpen={onOpen} />
 
+      {/* Between rounds the checklist is the author's to-do: it comes first. */}
+      {items.length > 0 && !open ? (
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+      ) : null}
+
       {current ? (
         <RoundSteps
           round={current}
@@ -226,7 +231,7 @@ export function ReviewCard({
         />
       ) : null}
 
-      {items.length > 0 ? (
+      {items.length > 0 && open ? (
         <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
       ) : null}
 
