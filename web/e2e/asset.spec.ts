@@ -57,7 +57,8 @@ test.beforeEach(async ({ arrange, server }) => {
 });
 
 test("a marketer sees the PDF's pages, adds versions by upload and by editing, and compares them", async ({ page, server }) => {
-  test.setTimeout(120_000);
+  // Long (three versions, four axe scans); a shared machine under load needs more than two minutes.
+  test.setTimeout(240_000);
   await signInFast(page, server, marketer);
   await page.goto(`/assets/${asset.id}`);
 
@@ -265,14 +266,24 @@ test("images: zoom, and two versions side by side and overlaid", async ({ page, 
 });
 
 test("in review, New version is disabled and says why", async ({ page, server }) => {
-  // The review workflow is not built yet: the operator's service key puts the asset in review.
-  const res = await server.service(`/rest/v1/assets?id=eq.${asset.id}`, { method: "PATCH", body: JSON.stringify({ status: "in_review" }) });
+  // Submitted for review through the API: the product's ISI is on page 3 of the PDF.
+  const product = await insertAs<{ id: string }>(server, await accessToken(server, admin), "products", {
+    brand_name: "Zentria",
+    isi_text: "Do not use Zentria if you are allergic to zentramab.",
+  });
+  const token = await accessToken(server, marketer);
+  const res = await fetch(`${server.url}/rest/v1/assets?id=eq.${asset.id}`, {
+    method: "PATCH",
+    headers: { apikey: server.anonKey, Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ product_id: product.id }),
+  });
   expect(res.ok, await res.text()).toBe(true);
+  await rpcAs(server, token, "submit_for_review", { asset_id: asset.id });
   await signInFast(page, server, marketer);
   await page.goto(`/assets/${asset.id}`);
   await expect(page.getByTestId("asset-status")).toHaveText("In review");
   const button = page.getByRole("button", { name: "New version" });
   await expect(button).toBeDisabled();
   await button.locator("..").focus();
-  await expect(page.getByRole("tooltip")).toHaveText("This asset is in review; withdraw it before adding a version.");
+  await expect(page.getByRole("tooltip")).toHaveText("This asset is in review: its version cannot change while the round is open.");
 });

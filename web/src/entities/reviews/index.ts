@@ -134,7 +134,7 @@ export function assetRoundsQuery(assetId: string) {
   });
 }
 
-/** The change requests raised on an asset in any round, oldest first. */
+/** The change requests raised on an asset in any round, oldest first (those of one decision by their text). */
 export function assetChangeRequestsQuery(assetId: string) {
   return queryOptions({
     queryKey: reviewKeys.changes(assetId),
@@ -142,7 +142,7 @@ export function assetChangeRequestsQuery(assetId: string) {
     refetchOnWindowFocus: true,
     queryFn: async (): Promise<ChangeRequest[]> => {
       const sb = await getSupabase();
-      return unwrap(await sb.from("change_requests").select("*").eq("asset_id", assetId).order("created_at", { ascending: true }).order("id"));
+      return unwrap(await sb.from("change_requests").select("*").eq("asset_id", assetId).order("created_at", { ascending: true }).order("text"));
     },
   });
 }

@@ -125,10 +125,8 @@ function AssetDetail({
   const queryClient = useQueryClient();
   const products = useQuery(productSummariesQuery());
   const people = useQuery(peopleQuery());
-  const rounds = useQuery(assetRoundsQuery(asset.id));
   const role = profile.data?.role;
-  // Whether the signer has a verified authenticator (the sign dialog then asks for its code up front).
-  const self = useQuery({ ...ownMemberQuery(user?.id), enabled: Boolean(user?.id) && Boolean(role?.startsWith("reviewer_")) && !readOnly });
+
   // A new version or new details change what the ready-for-review gate says.
   const refresh = async () => {
     await Promise.all([invalidateVersions(queryClient, asset.id), invalidateAssetReview(queryClient, asset.id)]);
@@ -161,6 +159,10 @@ function AssetDetail({
     firstScreenShown();
   }, []);
   const panelReady = pdfShown || compare !== null || !shown || renditionOf(shown) !== "pdf";
+  // The review is read with the side panel, once page 1 is on screen.
+  const rounds = useQuery({ ...assetRoundsQuery(asset.id), enabled: panelReady });
+  // Whether the signer has a verified authenticator (the sign dialog then asks for its code up front).
+  const self = useQuery({ ...ownMemberQuery(user?.id), enabled: panelReady && Boolean(user?.id) && Boolean(role?.startsWith("reviewer_")) && !readOnly });
   useEffect(() => {
     if (panelReady) return;
     const timer = window.setTimeout(showPanel, 1500);
@@ -266,7 +268,7 @@ function AssetDetail({
                 </Badge>
               ) : null}
             </div>
-            <ReviewStrip asset={asset} />
+            {panelReady ? <ReviewStrip asset={asset} /> : null}
           </div>
           <div className="flex flex-wrap items-center gap-2">
             {versions.length > 0 && shown ? (

@@ -213,6 +213,13 @@ export function ReviewCard({
 
       <StatusSummary asset={asset} current={current} versions={versions} people={people} viewer={viewer} onOpen={onOpen} />
 
+      {/* Between rounds the checklist is the author's to-do: it comes first, then the gate and the submission. */}
+      {items.length > 0 && !open ? (
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+      ) : null}
+
+      {submittable(asset.status) && answersForAsset(viewer, asset) ? <SubmitBlock asset={asset} onOpen={onOpen} /> : null}
+
       {current ? (
         <RoundSteps
           round={current}
@@ -226,7 +233,7 @@ export function ReviewCard({
         />
       ) : null}
 
-      {items.length > 0 ? (
+      {items.length > 0 && open ? (
         <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
       ) : null}
 
@@ -255,29 +262,12 @@ function StatusSummary({
   const admin = isAdminRole(viewer.role) && !viewer.readOnly;
 
   if (submittable(asset.status)) {
-    const again = asset.status === "changes_requested";
     return (
-      <div className="grid gap-3">
-        <p className="text-sm leading-6">
-          {again && current
-            ? `Round ${current.round} asked for changes on ${versionNumber(versions, current.version_id)}. Add a version with the changes, mark each change request done, then resubmit: the reviewers confirm them on the new version.`
-            : "This asset has not been submitted for review."}
-        </p>
-        {answers ? (
-          <>
-            <GateList assetId={asset.id} />
-            <div>
-              <Button
-                onClick={() => {
-                  onOpen({ kind: "submit" });
-                }}
-              >
-                <Send aria-hidden="true" /> {again ? "Resubmit for review" : "Submit for review"}
-              </Button>
-            </div>
-          </>
-        ) : null}
-      </div>
+      <p className="text-sm leading-6">
+        {asset.status === "changes_requested" && current
+          ? `Round ${current.round} asked for changes on ${versionNumber(versions, current.version_id)}. Add a version with the changes, mark each change request done, then resubmit: the reviewers confirm them on the new version.`
+          : "This asset has not been submitted for review."}
+      </p>
     );
   }
 
@@ -360,6 +350,24 @@ function StatusSummary({
     in_review: "The asset is in review.",
   };
   return <p className="text-sm leading-6">{words[asset.status] ?? ""}</p>;
+}
+
+/** For who answers for the asset: the gate's answer and the submission. */
+function SubmitBlock({ asset, onOpen }: { asset: Asset; onOpen: (dialog: ReviewDialogState) => void }) {
+  return (
+    <div className="grid gap-3">
+      <GateList assetId={asset.id} />
+      <div>
+        <Button
+          onClick={() => {
+            onOpen({ kind: "submit" });
+          }}
+        >
+          <Send aria-hidden="true" /> {asset.status === "changes_requested" ? "Resubmit for review" : "Submit for review"}
+        </Button>
+      </div>
+    </div>
+  );
 }
 
 /** The ready-for-review gate, asked before the author tries: every unmet condition, or that all are met. */
