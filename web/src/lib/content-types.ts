@@ -161,12 +161,14 @@ const SEARCH_KIND_LABELS: Record<SearchKind, string> = {
   reference: "Reference",
 };
 
-function lookup<K extends string>(labels: Record<K, string>, value: string | null | undefined, empty = "—"): string {
+/** The label of `value` in `labels`; an unknown value as given, none as `empty`. */
+export function lookup<K extends string>(labels: Record<K, string>, value: string | null | undefined, empty = "—"): string {
   if (value == null || value === "") return empty;
   return (labels as Record<string, string | undefined>)[value] ?? value;
 }
 
-function variantOf<K extends string>(variants: Record<K, Variant>, value: string | null | undefined): Variant {
+/** The badge colour of `value` in `variants`; gray when unknown or none. */
+export function variantOf<K extends string>(variants: Record<K, Variant>, value: string | null | undefined): Variant {
   if (value == null) return "gray";
   return (variants as Record<string, Variant | undefined>)[value] ?? "gray";
 }

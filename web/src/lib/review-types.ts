@@ -1,4 +1,5 @@
 import type { BadgeProps } from "@/components/ui/badge";
+import { lookup, variantOf } from "./content-types";
 import { Constants, type Database } from "./database.types";
 
 /**
@@ -105,16 +106,6 @@ const CHANGE_REQUEST_STATUS_VARIANTS: Record<ChangeRequestStatus, Variant> = {
   done: "blue",
   confirmed: "green",
 };
-
-function lookup<K extends string>(labels: Record<K, string>, value: string | null | undefined): string {
-  if (value == null || value === "") return "—";
-  return (labels as Record<string, string | undefined>)[value] ?? value;
-}
-
-function variantOf<K extends string>(variants: Record<K, Variant>, value: string | null | undefined): Variant {
-  if (value == null) return "gray";
-  return (variants as Record<string, Variant | undefined>)[value] ?? "gray";
-}
 
 /** Whether `role` is one of the reviewer roles (who decide review steps). */
 export function isReviewerRole(role: string | null | undefined): role is ReviewerRole {
