@@ -278,7 +278,11 @@ type Store interface {
 	// the read-only pool; its writes fail).
 	View() Tx
 	// Tx runs fn in one write transaction, committed when fn returns nil and
-	// rolled back otherwise. fn's error is returned unchanged.
+	// rolled back otherwise. fn's error is returned unchanged. On
+	// PostgreSQL fn runs again from the start when the database aborts the
+	// transaction for a deadlock or a serialisation failure, so fn must
+	// carry no state from one run to the next except what it assigns
+	// afresh.
 	Tx(ctx context.Context, fn func(tx Tx) error) error
 	// Backend is "sqlite" or "postgres".
 	Backend() string

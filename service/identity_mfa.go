@@ -160,6 +160,7 @@ func (s *Identity) VerifyFactor(ctx context.Context, c Client, p *Principal, fac
 	var out *Session
 	var failed error
 	err = s.tx(ctx, func(tx fairbalance.Tx) error {
+		failed = nil // a run again after a deadlock starts afresh
 		ch, err := tx.ChallengeByID(ctx, challengeID)
 		if errors.Is(err, fairbalance.ErrNotFound) || err == nil && ch.FactorID != f.ID {
 			return errf(fairbalance.KindUnprocessable, "mfa_factor_not_found", "MFA factor with the provided challenge ID not found")

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -167,10 +168,46 @@ func (db *DB) Close() error {
 // Tx runs fn in one write transaction (BEGIN IMMEDIATE on SQLite).
 // On SQLite, concurrent transactions are committed together (see
 // groupcommit.go); each still succeeds or fails on its own.
+//
+// On PostgreSQL a transaction that the database aborts because it
+// deadlocked with another, or could not be serialised, is run again from
+// the start, up to txAttempts times: two writers that touch the same rows
+// in different orders (a reviewer's decision and the sweeper's
+// notification of the same asset) are ordinary traffic, not an error to
+// show the user. fn must therefore keep no state outside tx from one run
+// to the next except what it assigns afresh.
 func (db *DB) Tx(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	if db.gc != nil {
 		return db.groupTx(ctx, fn)
 	}
+	for attempt := 1; ; attempt++ {
+		err := db.tx1(ctx, fn)
+		if attempt == txAttempts || !retryable(err) {
+			return err
+		}
+		// A short, growing, jittered pause lets the other transaction finish.
+		pause := time.Duration(attempt*attempt) * (5*time.Millisecond + time.Duration(rand.Int64N(int64(5*time.Millisecond))))
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(pause):
+		}
+	}
+}
+
+// txAttempts bounds the runs of one PostgreSQL transaction (see Tx).
+const txAttempts = 4
+
+// retryable reports whether err is PostgreSQL aborting a transaction that
+// succeeds when run again: a deadlock (40P01) or a serialisation failure
+// (40001).
+func retryable(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
+}
+
+// tx1 is one run of Tx's transaction on PostgreSQL.
+func (db *DB) tx1(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	tx, err := db.writer.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlstore: begin: %w", err)

@@ -21,7 +21,7 @@ for (const backend of BACKENDS) {
 
     it('issues a read-only session of the demo organisation', async () => {
       const { status, body } = await previewSession(srv, 'marketer');
-      assert.equal(status, 200);
+      assert.equal(status, 200, `${JSON.stringify(body)}\nserver stderr (tail):\n${srv.stderrTail()}`);
       const c = srv.client();
       const { error } = await c.auth.setSession({ access_token: body.access_token, refresh_token: body.refresh_token });
       assert.equal(error, null);
