@@ -22,7 +22,7 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
     viewport: { width: 1440, height: 900 },
-    trace: "retain-on-failure",
+    trace: { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: false },
     screenshot: "only-on-failure",
   },
 });

@@ -157,12 +157,13 @@ test("one full round: submit, claim, changes requested, version 2, done, resubmi
   await expect(marketer.getByRole("button", { name: "Claim" })).toHaveCount(0);
 
   // Each reviewer claims their own step; nobody is offered another role's.
+  // The three open the asset at the same time, as reviewers do.
+  await Promise.all([med.page, leg.page, reg.page].map((who) => openAsset(who, world.assetId)));
   for (const [who, role, name] of [
     [med.page, "medical", "Dr. Mei Medical"],
     [leg.page, "legal", "Lou Legal"],
     [reg.page, "regulatory", "Rae Regulatory"],
   ] as const) {
-    await openAsset(who, world.assetId);
     await expect(who.getByRole("button", { name: "Sign decision" })).toHaveCount(1);
     await step(who, role).getByRole("button", { name: "Claim" }).click();
     await expect(step(who, role)).toContainText(name);
@@ -237,8 +238,9 @@ test("one full round: submit, claim, changes requested, version 2, done, resubmi
   await expect(resubmit).toBeHidden();
   await expect(marketer.getByTestId("round-status")).toHaveText("Round 2 · In review");
 
-  // Medical cannot approve before confirming its requests; confirms both on version 2, then approves.
-  await openAsset(med.page, world.assetId);
+  // The reviewers open round 2. Medical cannot approve before confirming
+  // its requests; confirms both on version 2, then approves.
+  await Promise.all([med.page, leg.page, reg.page].map((who) => openAsset(who, world.assetId)));
   await expect(step(med.page, "medical")).toContainText("Approval waits for 2 change requests");
   await step(med.page, "medical").getByRole("button", { name: "Sign decision" }).click();
   dialog = med.page.getByRole("dialog", { name: "Sign the medical review" });
@@ -257,7 +259,7 @@ test("one full round: submit, claim, changes requested, version 2, done, resubmi
     [leg.page, "legal", world.legal],
     [reg.page, "regulatory", world.regulatory],
   ] as const) {
-    await openAsset(who, world.assetId);
+    await expect(step(who, role).getByTestId("step-status")).toHaveText("In review");
     dialog = await sign(who, role, /^Approve(?! with)/, "Approved.", member.password);
     await expect(dialog).toBeHidden();
   }
