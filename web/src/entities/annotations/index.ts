@@ -134,8 +134,13 @@ export function versionAnnotationsQuery(assetId: string, versionId: string | nul
 export async function fetchAnnotationVersion(annotationId: string): Promise<string | null> {
   if (!isUuid(annotationId)) return null;
   const sb = await getSupabase();
-  const from = sb.from.bind(sb) as unknown as (t: string) => ReturnType<typeof sb.from>;
-  const row = unwrap(await from("annotations").select("version_id").eq("id", annotationId).maybeSingle()) as unknown as { version_id: string } | null;
+  interface Chain {
+    select: (columns: string) => Chain;
+    eq: (column: string, value: string) => Chain;
+    maybeSingle: () => PromiseLike<CallResult>;
+  }
+  const from = sb.from.bind(sb) as unknown as (table: string) => Chain;
+  const row = unwrap(await from("annotations").select("version_id").eq("id", annotationId).maybeSingle()) as { version_id: string } | null;
   return row?.version_id ?? null;
 }
 

@@ -12,6 +12,7 @@ import {
   FileSignature,
   Hand,
   History,
+  LocateFixed,
   ListChecks,
   PenLine,
   Send,
@@ -62,6 +63,7 @@ import {
   blockingChanges,
   canConfirm,
   canMarkDone,
+  changeThread,
   checklist,
   isOverdue,
   stepActions,
@@ -150,12 +152,15 @@ export function ReviewCard({
   people,
   viewer,
   onOpen,
+  onShowThread,
 }: {
   asset: Asset;
   versions: VersionSummary[];
   people: Person[];
   viewer: Viewer;
   onOpen: (dialog: ReviewDialogState) => void;
+  /** Shows the comment thread a change request points at, in the document. */
+  onShowThread?: (threadId: string, annotationId: string | null) => void;
 }) {
   const rounds = useQuery(assetRoundsQuery(asset.id));
   const changes = useQuery(assetChangeRequestsQuery(asset.id));
@@ -215,7 +220,7 @@ export function ReviewCard({
 
       {/* Between rounds the checklist is the author's to-do: it comes first, then the gate and the submission. */}
       {items.length > 0 && !open ? (
-        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
       {submittable(asset.status) && answersForAsset(viewer, asset) ? <SubmitBlock asset={asset} onOpen={onOpen} /> : null}
@@ -234,7 +239,7 @@ export function ReviewCard({
       ) : null}
 
       {items.length > 0 && open ? (
-        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
       {history.length > 0 ? <RoundHistory rounds={history} versions={versions} people={people} changes={changes.data} /> : null}
@@ -678,6 +683,7 @@ function ChangeChecklist({
   viewer,
   authorId,
   onOpen,
+  onShowThread,
 }: {
   asset: Asset;
   items: ChangeRequest[];
@@ -686,6 +692,7 @@ function ChangeChecklist({
   viewer: Viewer;
   authorId: string | null;
   onOpen: (dialog: ReviewDialogState) => void;
+  onShowThread: ((threadId: string, annotationId: string | null) => void) | undefined;
 }) {
   const queryClient = useQueryClient();
   const headingId = useId();
@@ -736,6 +743,21 @@ function ChangeChecklist({
                 {c.done_note ? `: “${c.done_note}”` : ""}
                 {c.status === "confirmed" ? ` · confirmed by ${nameOf(people, c.confirmed_by)}` : ""}
               </p>
+            ) : null}
+            {changeThread(c) && onShowThread ? (
+              <div className="pl-6">
+                <Button
+                  size="sm"
+                  variant="link"
+                  className="h-auto p-0"
+                  onClick={() => {
+                    const at = changeThread(c);
+                    if (at) onShowThread(at.threadId, at.annotationId);
+                  }}
+                >
+                  <LocateFixed aria-hidden="true" /> Show in document
+                </Button>
+              </div>
             ) : null}
             {canMarkDone(c, asset, viewer) ? (
               <div className="pl-6">

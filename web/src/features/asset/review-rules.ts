@@ -140,3 +140,14 @@ export function gateRefusal(error: unknown): GateProblem[] {
   const fields = stringRecord(record.fields);
   return fields ? Object.entries(fields).map(([code, message]) => ({ code, message })) : [];
 }
+
+/**
+ * The comment thread a change request points at (its annotation on the
+ * version it was raised on, and the thread, which continues on later
+ * versions), or null.
+ */
+export function changeThread(change: ChangeRequest): { threadId: string; annotationId: string | null } | null {
+  const row = change as ChangeRequest & { thread_id?: string | null; annotation_id?: string | null };
+  if (!row.thread_id) return null;
+  return { threadId: row.thread_id, annotationId: row.annotation_id ?? null };
+}
