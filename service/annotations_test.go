@@ -16,7 +16,8 @@ import (
 
 const annotatedHTML = "<p>Zelvora lowers LDL-C by half in twelve weeks.</p>" +
 	"<p>Most patients reached their goal.</p>" +
-	"<p>Important safety information: Zelvora can cause liver problems.</p>"
+	"<p>Important safety information: Zelvora can cause liver problems.</p>" +
+	"<p>Ask your doctor whether Zelvora is right for you.</p>"
 
 func textTarget(exact string) map[string]any {
 	return map[string]any{"type": "text", "exact": exact}
@@ -206,7 +207,7 @@ func TestAnnotationsCarriedForward(t *testing.T) {
 
 			v2 := e.must(t, mkt, "add_asset_version", map[string]any{"asset_id": a["id"], "change_note": "Reordered",
 				"content_html": "<p>New opening line.</p><p>Zelvora lowers LDL-C by half in twelve weeks.</p>" +
-					"<p>Important safety information: Zelvora is for adults.</p><p>Most patients reached their goal.</p>"})
+					"<p>Ask your doctor whether Zelvora is right for you.</p><p>Most patients reached their goal.</p>"})
 			list := e.annotations(t, e.own[fairbalance.RoleViewer], v2["id"].(string))
 			byThread := map[string]map[string]any{}
 			for _, x := range list {
