@@ -15,6 +15,7 @@
 package anchor
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -91,43 +92,56 @@ func runesEqual(r []rune, s string) bool {
 // span is a range [start, end) of code points of a text.
 type span struct{ start, end int }
 
-// index is a text with every run of whitespace replaced by one space, as
-// a string so that the standard library's substring search does the work.
+// index is a text with every run of whitespace replaced by one line
+// feed: its words, one a "line", as the diff's line mode wants them (see
+// NewCarrier), and a string for the standard library's substring search.
 type index struct {
 	norm string
-	// orig maps the byte offset of each rune of norm to the offset of the
-	// code point it came from in the text (the first of a whitespace run);
-	// other bytes are unused.
+	// byteAt is the byte offset in norm of each of its runes, then len(norm).
+	byteAt []int
+	// orig is the offset in the text of each rune of norm (of the first
+	// code point of a whitespace run), then the text's length.
 	orig []int
+	// normOf is the rune of norm each code point of the text became, then
+	// the number of runes of norm.
+	normOf []int
 }
+
+// sep stands for a run of whitespace in an index.
+const sep = '\n'
 
 // newIndex builds the whitespace-normalised index of text.
 func newIndex(text []rune) *index {
 	var b strings.Builder
 	b.Grow(len(text))
-	orig := make([]int, 0, len(text)+1)
+	x := &index{byteAt: make([]int, 0, len(text)+1), orig: make([]int, 0, len(text)+1), normOf: make([]int, 0, len(text)+1)}
 	inSpace := false
 	for i, r := range text {
 		if unicode.IsSpace(r) {
 			if inSpace {
+				x.normOf = append(x.normOf, len(x.orig)-1)
 				continue
 			}
 			inSpace = true
-			r = ' '
+			r = sep
 		} else {
 			inSpace = false
 		}
-		n, _ := b.WriteRune(r)
-		for range n {
-			orig = append(orig, i)
-		}
+		x.normOf = append(x.normOf, len(x.orig))
+		x.byteAt = append(x.byteAt, b.Len())
+		x.orig = append(x.orig, i)
+		b.WriteRune(r)
 	}
-	return &index{norm: b.String(), orig: orig}
+	x.norm = b.String()
+	x.normOf = append(x.normOf, len(x.orig))
+	x.byteAt = append(x.byteAt, b.Len())
+	x.orig = append(x.orig, len(text))
+	return x
 }
 
-// normalize trims s and replaces each run of whitespace in it by one space.
+// normalize trims s and replaces each run of whitespace in it by sep.
 func normalize(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), string(sep))
 }
 
 // find returns every occurrence of quote (whitespace-normalised, so
@@ -138,19 +152,18 @@ func (x *index) find(quote string) []span {
 	if q == "" {
 		return nil
 	}
-	_, lastSize := utf8.DecodeLastRuneInString(q)
+	n := utf8.RuneCountInString(q)
 	var found []span
 	for from := 0; from < len(x.norm); {
 		i := strings.Index(x.norm[from:], q)
 		if i < 0 {
 			break
 		}
-		at := from + i
+		at, _ := slices.BinarySearch(x.byteAt, from+i)
 		// The quote ends with a code point that is not whitespace, which
 		// the index keeps one for one.
-		found = append(found, span{x.orig[at], x.orig[at+len(q)-lastSize] + 1})
-		_, size := utf8.DecodeRuneInString(x.norm[at:])
-		from = at + size
+		found = append(found, span{x.orig[at], x.orig[at+n-1] + 1})
+		from = x.byteAt[at+1]
 	}
 	return found
 }

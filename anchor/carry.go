@@ -24,29 +24,32 @@ import (
 // orphaned annotation is safer than one on the wrong sentence.
 const MaxRewordDistance = 0.4
 
-// diffTimeout bounds the diff of two versions. It is only a safety net
-// for texts rewritten throughout (a diff that runs out of time is still
-// correct, only coarser, so more targets are found by search than by
-// position): two 100-page texts with a few edits diff in tens of
-// milliseconds.
-const diffTimeout = 5 * time.Second
+// diffTimeout bounds the diff of two versions (diff-match-patch stops
+// refining when it runs out of time). Two 100-page versions with a few
+// edits diff in about 20 ms, and with every other paragraph reworded in
+// about 100 ms; two unrelated 100-page texts would take tens of seconds.
+// A diff cut short is still a correct diff, only a coarser one: more of
+// the new text counts as replacing more of the old, so targets there are
+// found by search in their replacement (anchored) rather than by
+// position.
+const diffTimeout = 300 * time.Millisecond
 
 // A Carrier re-anchors the targets of one version onto the next: it diffs
 // the two texts once, then carries each target (Carry) by where the diff
-// says its text went. A Carrier is not changed by Carry, so one may carry
-// targets from several goroutines.
+// says its text went. A Carrier may carry targets from several goroutines
+// at once.
 type Carrier struct {
 	dmp      *diffmatchpatch.DiffMatchPatch
 	old, new []rune
 	newPages int
-	diffs    []diffmatchpatch.Diff
-	// oldBytes[i] is the byte offset of code point i of old as a string
-	// (DiffXIndex counts bytes); newBytes likewise for new.
-	oldBytes, newBytes []int
-	// changes are the diff's changed blocks, in order: each old span
-	// (empty for a pure insertion) was replaced by its new span.
-	changes        []change
+	// diffs is the diff of the two texts' indexes: of their words, not of
+	// the whitespace between them.
+	diffs          []diffmatchpatch.Diff
 	oldIdx, newIdx *index
+	// changes are the diff's changed blocks, in order, in code points of
+	// the texts: each old span (empty for a pure insertion) was replaced
+	// by its new span (empty for a pure deletion).
+	changes []change
 }
 
 // change is one block of the diff between two equalities.
@@ -55,30 +58,35 @@ type change struct{ old, new span }
 // NewCarrier prepares carrying the targets of the version whose plain
 // text is oldText onto the version whose plain text is newText and that
 // has newPages pages (1 for a version that is not paged).
+//
+// The two texts are diffed word by word, whitespace left out: a new PDF
+// reflows every paragraph it changes (and often the rest of the page), so
+// its line breaks say nothing about what changed, and a diff by code
+// points of 250 000 of them that differ at every line break is slow. The
+// words are the "lines" of diff-match-patch's line mode, so the diff runs
+// over one symbol a word.
 func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = diffTimeout
-	// Line mode first (checklines): a PDF's text is short lines, so a
-	// heavily edited version diffs by lines, then by characters only
-	// where lines changed.
-	diffs := dmp.DiffMainRunes(oldText, newText, true)
-	// Semantic cleanup turns the character-level noise inside a rewritten
-	// passage (letters that happen to be equal) into one replacement, so
-	// a quote's old place maps onto what replaced it, on word boundaries.
+	oldIdx, newIdx := newIndex(oldText), newIndex(newText)
+	a, b, words := dmp.DiffLinesToRunes(oldIdx.norm, newIdx.norm)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), words)
+	// Semantic cleanup turns the words that happen to be equal inside a
+	// rewritten passage ("the", "and") into one replacement, so that a
+	// quote's old place maps onto what replaced it.
 	diffs = dmp.DiffCleanupSemantic(diffs)
-	c := &Carrier{
-		dmp: dmp, old: oldText, new: newText, newPages: newPages, diffs: diffs,
-		oldBytes: byteOffsets(oldText), newBytes: byteOffsets(newText),
-		oldIdx: newIndex(oldText), newIdx: newIndex(newText),
-	}
-	var o, n int
+	// The cleanup leaves empty diffs behind, which would split one
+	// replacement into two.
+	diffs = dmp.DiffCleanupMerge(slices.DeleteFunc(diffs, func(d diffmatchpatch.Diff) bool { return d.Text == "" }))
+	c := &Carrier{dmp: dmp, old: oldText, new: newText, newPages: newPages, diffs: diffs, oldIdx: oldIdx, newIdx: newIdx}
+	var o, n int // runes of the indexes
 	for i := 0; i < len(diffs); {
 		if diffs[i].Type == diffmatchpatch.DiffEqual {
 			l := utf8.RuneCountInString(diffs[i].Text)
 			o, n, i = o+l, n+l, i+1
 			continue
 		}
-		ch := change{old: span{o, o}, new: span{n, n}}
+		o0, n0 := o, n
 		for ; i < len(diffs) && diffs[i].Type != diffmatchpatch.DiffEqual; i++ {
 			l := utf8.RuneCountInString(diffs[i].Text)
 			if diffs[i].Type == diffmatchpatch.DiffDelete {
@@ -87,28 +95,12 @@ func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 				n += l
 			}
 		}
-		ch.old.end, ch.new.end = o, n
-		c.changes = append(c.changes, ch)
+		c.changes = append(c.changes, change{
+			old: span{oldIdx.orig[o0], oldIdx.orig[o]},
+			new: span{newIdx.orig[n0], newIdx.orig[n]},
+		})
 	}
 	return c
-}
-
-// byteOffsets returns the byte offset in string(text) of each code point
-// of text, and the string's length last. A code point that is not valid
-// becomes U+FFFD in a string, as it does in the diff's texts.
-func byteOffsets(text []rune) []int {
-	offs := make([]int, len(text)+1)
-	b := 0
-	for i, r := range text {
-		offs[i] = b
-		if n := utf8.RuneLen(r); n > 0 {
-			b += n
-		} else {
-			b += utf8.RuneLen(utf8.RuneError)
-		}
-	}
-	offs[len(text)] = b
-	return offs
 }
 
 // Carry returns t as found on the new version and its status:
@@ -152,7 +144,6 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 	if !searchable(t) {
 		return t, "", false
 	}
-	found := c.newIdx.find(t.Exact)
 	oldStart, oldEnd, known := exactAt(c.old, t)
 	if !known {
 		hint := -1
@@ -163,7 +154,7 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 		if !ok {
 			// Not on the old version as far as we can tell: the best we
 			// can do is find it on the new one.
-			m, ok := best(found, c.new, t.Prefix, t.Suffix, hint)
+			m, ok := best(c.newIdx.find(t.Exact), c.new, t.Prefix, t.Suffix, hint)
 			if !ok {
 				return t, "", false
 			}
@@ -177,17 +168,27 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 	if end := c.mapPos(oldEnd-1) + 1; at.start <= end && end <= len(c.new) && runesEqual(c.new[at.start:end], t.Exact) {
 		return fairbalance.TextTarget(c.new, at.start, end), fairbalance.AnchorAnchored, true
 	}
-	here := slices.DeleteFunc(slices.Clone(found), func(s span) bool {
-		return s.end <= at.start || s.start >= max(at.end, at.start+1)
-	})
-	if m, ok := best(here, c.new, t.Prefix, t.Suffix, at.start); ok {
-		return fairbalance.TextTarget(c.new, m.start, m.end), fairbalance.AnchorAnchored, true
+	// Where the quote is now: at its mapped place (found there
+	// whitespace-insensitively, or in what replaced its text), or in text
+	// the diff inserted elsewhere. A copy of the quote that the diff kept
+	// from elsewhere in the old text is another passage that was there
+	// all along, not this one moved.
+	var here, candidates []span
+	for _, s := range c.newIdx.find(t.Exact) {
+		switch {
+		case s.end > at.start && s.start < max(at.end, at.start+1):
+			here = append(here, s)
+			candidates = append(candidates, s)
+		case c.touchesChange(s):
+			candidates = append(candidates, s)
+		}
 	}
-	// A copy of the quote that the diff kept from elsewhere in the old
-	// text is another passage that was there all along, not this one moved.
-	moved := slices.DeleteFunc(found, func(s span) bool { return !c.touchesChange(s) })
-	if m, ok := best(moved, c.new, t.Prefix, t.Suffix, at.start); ok {
-		return fairbalance.TextTarget(c.new, m.start, m.end), fairbalance.AnchorMoved, true
+	if m, ok := best(candidates, c.new, t.Prefix, t.Suffix, at.start); ok {
+		status := fairbalance.AnchorMoved
+		if slices.Contains(here, m) {
+			status = fairbalance.AnchorAnchored
+		}
+		return fairbalance.TextTarget(c.new, m.start, m.end), status, true
 	}
 	if m, ok := c.reworded(t.Exact, oldStart, oldEnd); ok {
 		return fairbalance.TextTarget(c.new, m.start, m.end), fairbalance.AnchorMoved, true
@@ -199,9 +200,9 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 // one: kept text at its new offset, insertions right before it counted;
 // deleted text where the deletion was.
 func (c *Carrier) mapPos(at int) int {
-	b := c.dmp.DiffXIndex(c.diffs, c.oldBytes[at])
-	i, _ := slices.BinarySearch(c.newBytes, b)
-	return i
+	b := c.dmp.DiffXIndex(c.diffs, c.oldIdx.byteAt[c.oldIdx.normOf[at]])
+	n, _ := slices.BinarySearch(c.newIdx.byteAt, b)
+	return c.newIdx.orig[n]
 }
 
 // changeAt returns the changed block that deleted code point at of the old
