@@ -107,6 +107,9 @@ type index struct {
 	normOf []int
 }
 
+// text returns the runes s of the index.
+func (x *index) text(s span) string { return x.norm[x.byteAt[s.start]:x.byteAt[s.end]] }
+
 // sep stands for a run of whitespace in an index.
 const sep = '\n'
 

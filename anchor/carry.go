@@ -3,6 +3,8 @@ package anchor
 import (
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -12,16 +14,17 @@ import (
 	"fairbalance"
 )
 
-// MaxRewordDistance is how different, at most, the text at a quote's old
-// place may be from the quote for it to count as the quote reworded: the
-// Levenshtein distance between the two (whitespace-normalised) as a share
-// of the longer one's length. 0.4 lets a two-word edit of a short clause
-// through ("reduced LDL-C by 52%" → "lowered LDL-C by 49%" is 0.3) while
-// two unrelated sentences of similar length, which differ in more than
-// half of their code points, are not taken for each other. Hypothesis and
-// diff-match-patch's own default allow 0.5; the text we compare here is
-// where the diff says the quote went, so we need less slack, and an
-// orphaned annotation is safer than one on the wrong sentence.
+// MaxRewordDistance is how different, at most, the text that replaced a
+// quote may be from the quote for it to count as the quote reworded: the
+// Levenshtein distance between the two (whitespace-normalised, in code
+// points) as a share of the longer one's length. Two words changed in a
+// sentence of prescribing information are 0.1 to 0.3 ("treated with …
+// achieved" → "taking … reached" in a 90-character sentence is 0.2);
+// two unrelated sentences of similar length differ in more than half of
+// their code points. Hypothesis and diff-match-patch's own default allow
+// 0.5, but they search near a guessed place, where we compare only the
+// text the diff says replaced the quote's; and an orphaned annotation,
+// listed with its old quote, is safer than one on the wrong sentence.
 const MaxRewordDistance = 0.4
 
 // diffTimeout bounds the diff of two versions (diff-match-patch stops
@@ -33,6 +36,17 @@ const MaxRewordDistance = 0.4
 // found by search in their replacement (anchored) rather than by
 // position.
 const diffTimeout = 300 * time.Millisecond
+
+// Moved blocks: a block of old text that the diff deleted is looked for
+// (for a quote in it that is found nowhere else) among the blocks
+// inserted elsewhere of at most maxMovedBlock code points, of a length
+// within MaxRewordDistance of its own and sharing at least
+// minMovedOverlap of their distinct words with it (Jaccard), the block
+// sharing the most taken.
+const (
+	maxMovedBlock   = 20000
+	minMovedOverlap = 0.5
+)
 
 // A Carrier re-anchors the targets of one version onto the next: it diffs
 // the two texts once, then carries each target (Carry) by where the diff
@@ -46,14 +60,27 @@ type Carrier struct {
 	// the whitespace between them.
 	diffs          []diffmatchpatch.Diff
 	oldIdx, newIdx *index
-	// changes are the diff's changed blocks, in order, in code points of
-	// the texts: each old span (empty for a pure insertion) was replaced
-	// by its new span (empty for a pure deletion).
+	// changes are the diff's changed blocks, in order: each old span
+	// (empty for a pure insertion) was replaced by its new span (empty for
+	// a pure deletion).
 	changes []change
+
+	mu sync.Mutex
+	// moves holds, by index in changes, what moveOf found.
+	moves map[int]*move
 }
 
-// change is one block of the diff between two equalities.
-type change struct{ old, new span }
+// change is one block of the diff between two equalities, in code points
+// of the texts and in runes of their indexes.
+type change struct{ old, new, oldN, newN span }
+
+// move is a block of the old text that the diff deleted and the inserted
+// block it became elsewhere (to, an index in changes), with the diff of
+// the two.
+type move struct {
+	to    int
+	diffs []diffmatchpatch.Diff
+}
 
 // NewCarrier prepares carrying the targets of the version whose plain
 // text is oldText onto the version whose plain text is newText and that
@@ -78,7 +105,8 @@ func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 	// The cleanup leaves empty diffs behind, which would split one
 	// replacement into two.
 	diffs = dmp.DiffCleanupMerge(slices.DeleteFunc(diffs, func(d diffmatchpatch.Diff) bool { return d.Text == "" }))
-	c := &Carrier{dmp: dmp, old: oldText, new: newText, newPages: newPages, diffs: diffs, oldIdx: oldIdx, newIdx: newIdx}
+	c := &Carrier{dmp: dmp, old: oldText, new: newText, newPages: newPages, diffs: diffs,
+		oldIdx: oldIdx, newIdx: newIdx, moves: map[int]*move{}}
 	var o, n int // runes of the indexes
 	for i := 0; i < len(diffs); {
 		if diffs[i].Type == diffmatchpatch.DiffEqual {
@@ -86,7 +114,7 @@ func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 			o, n, i = o+l, n+l, i+1
 			continue
 		}
-		o0, n0 := o, n
+		ch := change{oldN: span{o, o}, newN: span{n, n}}
 		for ; i < len(diffs) && diffs[i].Type != diffmatchpatch.DiffEqual; i++ {
 			l := utf8.RuneCountInString(diffs[i].Text)
 			if diffs[i].Type == diffmatchpatch.DiffDelete {
@@ -95,10 +123,10 @@ func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 				n += l
 			}
 		}
-		c.changes = append(c.changes, change{
-			old: span{oldIdx.orig[o0], oldIdx.orig[o]},
-			new: span{newIdx.orig[n0], newIdx.orig[n]},
-		})
+		ch.oldN.end, ch.newN.end = o, n
+		ch.old = span{oldIdx.orig[ch.oldN.start], oldIdx.orig[o]}
+		ch.new = span{newIdx.orig[ch.newN.start], newIdx.orig[n]}
+		c.changes = append(c.changes, ch)
 	}
 	return c
 }
@@ -113,19 +141,37 @@ func NewCarrier(oldText, newText []rune, newPages int) *Carrier {
 //   - region: same page and box → anchored if the page exists
 //     (page <= newPages), else orphaned.
 //
-// The quote is compared whitespace-insensitively, as Locate finds it, so
-// text reflowed on the new version (other line breaks) stays anchored. A
-// text target whose Start and End do not hold its quote in the old text
-// is first located there (Locate); one that cannot be is only searched for
-// in the new text, nearest to its Start. The place the diff maps a quote
-// to is where its text went, or, where its text was replaced, the
-// replacement: a quote found overlapping it is anchored. A quote is
-// reworded when the text there differs from it by at most
-// MaxRewordDistance. When two neighbouring paragraphs swap places the diff
-// keeps the longer one in place, so a quote in it stays anchored and one
-// in the shorter one moves. Anything else (a region outside the new
-// version's pages, a malformed target, an unknown type) is orphaned and
-// returned unchanged.
+// In more detail, for a text target:
+//
+//  1. Its old place is [Start, End) when that holds Exact in the old
+//     text; else Exact is located there as Locate does; a quote not on
+//     the old version is only searched for on the new one (→ moved,
+//     nearest to Start) or orphaned.
+//  2. Its mapped place is where the diff put the old place's first and
+//     last code points, widened to the whole replacement where the diff
+//     replaced them. The quote exactly there → anchored.
+//  3. Else the quote is searched for whitespace-insensitively (so text
+//     reflowed on the new version, other line breaks, stays anchored).
+//     Occurrences overlapping the mapped place, and occurrences in text
+//     the diff inserted, are candidates; a copy that the diff kept from
+//     elsewhere in the old text is not (it is another passage that was
+//     there all along). The candidate whose surroundings agree most with
+//     Prefix and Suffix wins, the nearest to the mapped place next: →
+//     anchored if it overlaps the mapped place, else moved.
+//  4. Else, if the text that replaced the quote's at the mapped place
+//     differs from it by at most MaxRewordDistance → moved, with that
+//     text as the quote (where the quote began or ended inside a
+//     replacement, at the same proportion of it, widened to whole words).
+//  5. Else, if the block of text the quote was in was deleted and a
+//     block nearly the same was inserted elsewhere (a paragraph moved and
+//     edited), the quote is mapped into it by a diff of the two blocks
+//     and taken, as in 4 → moved with the new quote.
+//  6. Else → orphaned.
+//
+// When two neighbouring paragraphs swap places the diff keeps the longer
+// one in place, so a quote in it stays anchored and one in the shorter
+// one moves. Anything that is not a text or a region target, and a
+// malformed one, is orphaned and returned unchanged.
 func (c *Carrier) Carry(t fairbalance.Target) (fairbalance.Target, fairbalance.AnchorStatus) {
 	switch t.Type {
 	case fairbalance.TargetText:
@@ -152,8 +198,6 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 		}
 		m, ok := best(c.oldIdx.find(t.Exact), c.old, t.Prefix, t.Suffix, hint)
 		if !ok {
-			// Not on the old version as far as we can tell: the best we
-			// can do is find it on the new one.
 			m, ok := best(c.newIdx.find(t.Exact), c.new, t.Prefix, t.Suffix, hint)
 			if !ok {
 				return t, "", false
@@ -168,11 +212,6 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 	if end := c.mapPos(oldEnd-1) + 1; at.start <= end && end <= len(c.new) && runesEqual(c.new[at.start:end], t.Exact) {
 		return fairbalance.TextTarget(c.new, at.start, end), fairbalance.AnchorAnchored, true
 	}
-	// Where the quote is now: at its mapped place (found there
-	// whitespace-insensitively, or in what replaced its text), or in text
-	// the diff inserted elsewhere. A copy of the quote that the diff kept
-	// from elsewhere in the old text is another passage that was there
-	// all along, not this one moved.
 	var here, candidates []span
 	for _, s := range c.newIdx.find(t.Exact) {
 		switch {
@@ -193,6 +232,9 @@ func (c *Carrier) carryText(t fairbalance.Target) (fairbalance.Target, fairbalan
 	if m, ok := c.reworded(t.Exact, oldStart, oldEnd); ok {
 		return fairbalance.TextTarget(c.new, m.start, m.end), fairbalance.AnchorMoved, true
 	}
+	if m, ok := c.movedAndReworded(t.Exact, oldStart, oldEnd); ok {
+		return fairbalance.TextTarget(c.new, m.start, m.end), fairbalance.AnchorMoved, true
+	}
 	return t, "", false
 }
 
@@ -205,14 +247,11 @@ func (c *Carrier) mapPos(at int) int {
 	return c.newIdx.orig[n]
 }
 
-// changeAt returns the changed block that deleted code point at of the old
-// text, if one did.
-func (c *Carrier) changeAt(at int) (change, bool) {
+// changeAt returns the index in changes of the block that deleted code
+// point at of the old text, if one did.
+func (c *Carrier) changeAt(at int) (int, bool) {
 	i := sort.Search(len(c.changes), func(i int) bool { return c.changes[i].old.end > at })
-	if i < len(c.changes) && c.changes[i].old.start <= at {
-		return c.changes[i], true
-	}
-	return change{}, false
+	return i, i < len(c.changes) && c.changes[i].old.start <= at
 }
 
 // touchesChange reports whether s of the new text holds some of what the
@@ -232,56 +271,32 @@ func (c *Carrier) touchesChange(s span) bool {
 // widened to the whole replacement when the diff replaced it.
 func (c *Carrier) mapped(start, end int) span {
 	s := c.mapPos(start)
-	if ch, ok := c.changeAt(start); ok {
-		s = ch.new.start
+	if i, ok := c.changeAt(start); ok {
+		s = c.changes[i].new.start
 	}
 	e := c.mapPos(end-1) + 1
-	if ch, ok := c.changeAt(end - 1); ok {
-		e = ch.new.end
+	if i, ok := c.changeAt(end - 1); ok {
+		e = c.changes[i].new.end
 	}
 	return span{s, max(s, min(e, len(c.new)))}
 }
 
 // reworded returns the text that replaced the old text's [start, end),
-// quote, when it is nearly the same (MaxRewordDistance). Where the quote
-// begins or ends inside a replaced block, its boundary is put at the same
-// proportion of the replacement, then widened to a whole word.
+// quote, when it is nearly the same. Where the quote begins or ends inside
+// a replaced block, its boundary is put at the same proportion of the
+// replacement, then widened to a whole word.
 func (c *Carrier) reworded(quote string, start, end int) (span, bool) {
 	s := c.mapPos(start)
-	if ch, ok := c.changeAt(start); ok {
+	if i, ok := c.changeAt(start); ok {
+		ch := c.changes[i]
 		s = ch.new.start + scale(start-ch.old.start, ch.old, ch.new)
-		for s > ch.new.start && !unicode.IsSpace(c.new[s-1]) {
-			s--
-		}
 	}
 	e := c.mapPos(end-1) + 1
-	if ch, ok := c.changeAt(end - 1); ok {
+	if i, ok := c.changeAt(end - 1); ok {
+		ch := c.changes[i]
 		e = ch.new.start + scale(end-ch.old.start, ch.old, ch.new)
-		for e < ch.new.end && !unicode.IsSpace(c.new[e]) {
-			e++
-		}
 	}
-	e = min(e, len(c.new))
-	for s < e && unicode.IsSpace(c.new[s]) {
-		s++
-	}
-	for e > s && unicode.IsSpace(c.new[e-1]) {
-		e--
-	}
-	if s >= e {
-		return span{}, false
-	}
-	q, cand := normalize(quote), normalize(string(c.new[s:e]))
-	lq, lc := utf8.RuneCountInString(q), utf8.RuneCountInString(cand)
-	limit := int(MaxRewordDistance * float64(max(lq, lc)))
-	// The lengths alone bound the distance from below: no need to diff.
-	if abs(lq-lc) > limit {
-		return span{}, false
-	}
-	if c.dmp.DiffLevenshtein(c.dmp.DiffMain(q, cand, false)) > limit {
-		return span{}, false
-	}
-	return span{s, e}, true
+	return c.nearly(quote, c.words(s, e, span{0, len(c.new)}))
 }
 
 // scale maps n code points into old onto the same share of new.
@@ -290,4 +305,122 @@ func scale(n int, old, new span) int {
 		return 0
 	}
 	return n * (new.end - new.start) / (old.end - old.start)
+}
+
+// words widens [s, e) of the new text to whole words within limit and
+// trims the whitespace at its ends.
+func (c *Carrier) words(s, e int, limit span) span {
+	s, e = max(s, limit.start), min(e, limit.end)
+	for s > limit.start && s < len(c.new) && !unicode.IsSpace(c.new[s]) && !unicode.IsSpace(c.new[s-1]) {
+		s--
+	}
+	for e > s && e < limit.end && !unicode.IsSpace(c.new[e-1]) && !unicode.IsSpace(c.new[e]) {
+		e++
+	}
+	for s < e && unicode.IsSpace(c.new[s]) {
+		s++
+	}
+	for e > s && unicode.IsSpace(c.new[e-1]) {
+		e--
+	}
+	return span{s, e}
+}
+
+// nearly returns at when the new text there is quote reworded: at most
+// MaxRewordDistance from it.
+func (c *Carrier) nearly(quote string, at span) (span, bool) {
+	if at.start >= at.end {
+		return span{}, false
+	}
+	q, cand := normalize(quote), normalize(string(c.new[at.start:at.end]))
+	lq, lc := utf8.RuneCountInString(q), utf8.RuneCountInString(cand)
+	limit := int(MaxRewordDistance * float64(max(lq, lc)))
+	// The lengths alone bound the distance from below: no need to diff.
+	if abs(lq-lc) > limit || c.dmp.DiffLevenshtein(c.dmp.DiffMain(q, cand, false)) > limit {
+		return span{}, false
+	}
+	return at, true
+}
+
+// movedAndReworded finds the old text's [start, end), quote, when the
+// block it was in was deleted and inserted elsewhere, edited: mapped into
+// that block by the diff of the two, and nearly the same.
+func (c *Carrier) movedAndReworded(quote string, start, end int) (span, bool) {
+	i, ok := c.changeAt(start)
+	if j, ok2 := c.changeAt(end - 1); !ok || !ok2 || i != j {
+		return span{}, false
+	}
+	m := c.moveOf(i)
+	if m == nil {
+		return span{}, false
+	}
+	from, to := c.changes[i], c.changes[m.to]
+	inBlock := func(at int) int {
+		b := c.oldIdx.byteAt[c.oldIdx.normOf[at]] - c.oldIdx.byteAt[from.oldN.start]
+		n, _ := slices.BinarySearch(c.newIdx.byteAt, c.dmp.DiffXIndex(m.diffs, b)+c.newIdx.byteAt[to.newN.start])
+		return c.newIdx.orig[n]
+	}
+	return c.nearly(quote, c.words(inBlock(start), inBlock(end-1)+1, to.new))
+}
+
+// moveOf returns the block that changes[i], deleted, became elsewhere,
+// or nil.
+func (c *Carrier) moveOf(i int) *move {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m, ok := c.moves[i]; ok {
+		return m
+	}
+	m := c.findMove(i)
+	c.moves[i] = m
+	return m
+}
+
+func (c *Carrier) findMove(i int) *move {
+	from := c.changes[i]
+	size := from.oldN.end - from.oldN.start
+	if size == 0 || size > maxMovedBlock {
+		return nil
+	}
+	text := c.oldIdx.text(from.oldN)
+	words := wordSet(text)
+	to, most := -1, minMovedOverlap
+	for j, ch := range c.changes {
+		n := ch.newN.end - ch.newN.start
+		if j == i || n == 0 || n > maxMovedBlock || float64(min(n, size)) < (1-MaxRewordDistance)*float64(max(n, size)) {
+			continue
+		}
+		if o := overlap(words, wordSet(c.newIdx.text(ch.newN))); o >= most {
+			to, most = j, o
+		}
+	}
+	if to < 0 {
+		return nil
+	}
+	return &move{to: to, diffs: c.dmp.DiffMain(text, c.newIdx.text(c.changes[to].newN), false)}
+}
+
+// wordSet returns the distinct words of an index's text.
+func wordSet(s string) map[string]bool {
+	words := map[string]bool{}
+	for w := range strings.SplitSeq(s, string(sep)) {
+		if w != "" {
+			words[w] = true
+		}
+	}
+	return words
+}
+
+// overlap is the Jaccard index of two sets of words.
+func overlap(a, b map[string]bool) float64 {
+	common := 0
+	for w := range a {
+		if b[w] {
+			common++
+		}
+	}
+	if all := len(a) + len(b) - common; all > 0 {
+		return float64(common) / float64(all)
+	}
+	return 0
 }

@@ -121,6 +121,23 @@ with an active, serious infection.
 			status: fairbalance.AnchorMoved, context: "Check liver enzymes at baseline and periodically afterwards.", want: "Check liver enzymes at baseline and periodically afterwards.",
 		},
 		{
+			name: "the quote's paragraph moved to another page and reworded",
+			old:  leaflet,
+			new: edit(t, velocityMoved, "treated with Zorvexa 15 mg once daily achieved\nclinical remission at week 8",
+				"taking Zorvexa 15 mg once daily reached\nclinical remission at week 8"),
+			quote:  "58% of patients treated with Zorvexa 15 mg once daily achieved",
+			status: fairbalance.AnchorMoved, context: "JAK inhibitors.\n\nIn the VELOCITY-1 study, 58% of patients taking Zorvexa 15 mg once daily reached",
+			want: "58% of patients taking Zorvexa 15 mg once daily reached",
+		},
+		{
+			name: "the quote's paragraph deleted, another one added on another page",
+			old:  leaflet,
+			new: edit(t, edit(t, leaflet, "\n\n"+velocity, ""), "Please see full",
+				"In the VELOCITY-2 study, the safety profile over 52 weeks was consistent\nwith that seen in earlier studies; no new safety signals were identified.\n\nPlease see full"),
+			quote:  "58% of patients treated with Zorvexa 15 mg once daily achieved",
+			status: fairbalance.AnchorOrphaned,
+		},
+		{
 			name:   "the quote's sentence deleted",
 			old:    leaflet,
 			new:    edit(t, leaflet, " Do not crush or chew the tablets.", ""),
