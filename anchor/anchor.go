@@ -3,8 +3,9 @@
 //
 // Texts are a version's plain text as runes (a PDF's pages joined by form
 // feeds), so every offset is in Unicode code points, as the targets' Start
-// and End are. The package is pure: no I/O, no clock, and the same inputs
-// always give the same answer.
+// and End are. The package does no I/O. Its answers depend only on its
+// inputs, with one exception: the diff of two versions has a deadline
+// (see NewCarrier), and a diff cut short by it is coarser.
 //
 // Locate serves a client making an annotation: the quote it sends comes
 // from a browser selection (a composed version, or pdf.js's text layer over
