@@ -143,9 +143,11 @@ func newIndex(text []rune) *index {
 	return x
 }
 
-// normalize trims s and replaces each run of whitespace in it by sep.
+// normalize trims s and replaces each run of whitespace in it by sep. A
+// byte that is not UTF-8 becomes U+FFFD, as a code point that is not
+// valid does in an index, so that a match starts on a code point.
 func normalize(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), string(sep))
+	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), unicode.IsSpace), string(sep))
 }
 
 // find returns every occurrence of quote (whitespace-normalised, so

@@ -266,3 +266,21 @@ func TestCarryRegion(t *testing.T) {
 		})
 	}
 }
+
+// Empty versions (an image has no text) carry without trouble: nothing is
+// found on an empty new version, and a quote not on an empty old one is
+// searched for on the new.
+func TestCarryEmptyTexts(t *testing.T) {
+	target := locateIn(t, leaflet, "Monitor liver enzymes")
+	if got, status := anchor.NewCarrier([]rune(leaflet), nil, 1).Carry(target); status != fairbalance.AnchorOrphaned || !equalTargets(got, target) {
+		t.Errorf("onto an empty version: %s %s", status, show(got))
+	}
+	got, status := anchor.NewCarrier(nil, []rune(leaflet), 2).Carry(target)
+	if status != fairbalance.AnchorMoved {
+		t.Errorf("from an empty version: %s %s", status, show(got))
+	}
+	checkTarget(t, []rune(leaflet), got, *target.Start, *target.End)
+	if got, status := anchor.NewCarrier(nil, nil, 1).Carry(target); status != fairbalance.AnchorOrphaned || !equalTargets(got, target) {
+		t.Errorf("between empty versions: %s %s", status, show(got))
+	}
+}
