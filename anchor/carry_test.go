@@ -106,6 +106,22 @@ with an active, serious infection.
 			want: "once daily with or without food",
 		},
 		{
+			name: "a phrase that stays, reflowed, while a copy of it in another context is inserted just before",
+			old:  leaflet,
+			new: edit(t, leaflet, dosing, "Zorvexa once daily is the recommended dose for induction.\n"+
+				"Take Zorvexa\nonce daily with or without food. Do not crush or chew the tablets. Zorvexa is not\nrecommended for use in combination with other JAK inhibitors.\n\n"),
+			quote:  "Zorvexa once daily",
+			status: fairbalance.AnchorAnchored, context: "Take Zorvexa\nonce daily with", want: "Zorvexa\nonce daily",
+		},
+		{
+			name: "a phrase that stays in its rewritten sentence, which repeats it: the copy with its old suffix",
+			old:  leaflet,
+			new: edit(t, leaflet, "Take Zorvexa once daily with or without food.",
+				"Swallow one tablet of Zorvexa once daily at bedtime, or one tablet of Zorvexa once daily with a meal."),
+			quote:  "Zorvexa once daily",
+			status: fairbalance.AnchorAnchored, context: "or one tablet of Zorvexa once daily with a meal", want: "Zorvexa once daily",
+		},
+		{
 			name:   "two words of the sentence reworded",
 			old:    leaflet,
 			new:    edit(t, leaflet, "treated with Zorvexa 15 mg once daily achieved\nclinical remission at week 8", "taking Zorvexa 15 mg once daily reached\nclinical remission at week 8"),
