@@ -3,8 +3,9 @@
 //
 // Texts are a version's plain text as runes (a PDF's pages joined by form
 // feeds), so every offset is in Unicode code points, as the targets' Start
-// and End are. The package is pure: no I/O, no clock, and the same inputs
-// always give the same answer.
+// and End are. The package does no I/O. Its answers depend only on its
+// inputs, with one exception: the diff of two versions has a deadline
+// (see NewCarrier), and a diff cut short by it is coarser.
 //
 // Locate serves a client making an annotation: the quote it sends comes
 // from a browser selection (a composed version, or pdf.js's text layer over
@@ -142,9 +143,11 @@ func newIndex(text []rune) *index {
 	return x
 }
 
-// normalize trims s and replaces each run of whitespace in it by sep.
+// normalize trims s and replaces each run of whitespace in it by sep. A
+// byte that is not UTF-8 becomes U+FFFD, as a code point that is not
+// valid does in an index, so that a match starts on a code point.
 func normalize(s string) string {
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), string(sep))
+	return strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "\uFFFD"), unicode.IsSpace), string(sep))
 }
 
 // find returns every occurrence of quote (whitespace-normalised, so

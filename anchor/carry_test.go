@@ -106,6 +106,22 @@ with an active, serious infection.
 			want: "once daily with or without food",
 		},
 		{
+			name: "a phrase that stays, reflowed, while a copy of it in another context is inserted just before",
+			old:  leaflet,
+			new: edit(t, leaflet, dosing, "Zorvexa once daily is the recommended dose for induction.\n"+
+				"Take Zorvexa\nonce daily with or without food. Do not crush or chew the tablets. Zorvexa is not\nrecommended for use in combination with other JAK inhibitors.\n\n"),
+			quote:  "Zorvexa once daily",
+			status: fairbalance.AnchorAnchored, context: "Take Zorvexa\nonce daily with", want: "Zorvexa\nonce daily",
+		},
+		{
+			name: "a phrase that stays in its rewritten sentence, which repeats it: the copy with its old suffix",
+			old:  leaflet,
+			new: edit(t, leaflet, "Take Zorvexa once daily with or without food.",
+				"Swallow one tablet of Zorvexa once daily at bedtime, or one tablet of Zorvexa once daily with a meal."),
+			quote:  "Zorvexa once daily",
+			status: fairbalance.AnchorAnchored, context: "or one tablet of Zorvexa once daily with a meal", want: "Zorvexa once daily",
+		},
+		{
 			name:   "two words of the sentence reworded",
 			old:    leaflet,
 			new:    edit(t, leaflet, "treated with Zorvexa 15 mg once daily achieved\nclinical remission at week 8", "taking Zorvexa 15 mg once daily reached\nclinical remission at week 8"),
@@ -264,5 +280,23 @@ func TestCarryRegion(t *testing.T) {
 				t.Errorf("%s %s, want %s and the same target", status, show(got), c.status)
 			}
 		})
+	}
+}
+
+// Empty versions (an image has no text) carry without trouble: nothing is
+// found on an empty new version, and a quote not on an empty old one is
+// searched for on the new.
+func TestCarryEmptyTexts(t *testing.T) {
+	target := locateIn(t, leaflet, "Monitor liver enzymes")
+	if got, status := anchor.NewCarrier([]rune(leaflet), nil, 1).Carry(target); status != fairbalance.AnchorOrphaned || !equalTargets(got, target) {
+		t.Errorf("onto an empty version: %s %s", status, show(got))
+	}
+	got, status := anchor.NewCarrier(nil, []rune(leaflet), 2).Carry(target)
+	if status != fairbalance.AnchorMoved {
+		t.Errorf("from an empty version: %s %s", status, show(got))
+	}
+	checkTarget(t, []rune(leaflet), got, *target.Start, *target.End)
+	if got, status := anchor.NewCarrier(nil, nil, 1).Carry(target); status != fairbalance.AnchorOrphaned || !equalTargets(got, target) {
+		t.Errorf("between empty versions: %s %s", status, show(got))
 	}
 }

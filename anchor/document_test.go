@@ -127,6 +127,19 @@ func (d *document) clone() *document {
 	return c
 }
 
+// sentences returns the sentences of d by id.
+func (d *document) sentences() map[int]*sentence {
+	all := map[int]*sentence{}
+	for _, page := range d.pages {
+		for _, p := range page {
+			for _, s := range p {
+				all[s.id] = s
+			}
+		}
+	}
+	return all
+}
+
 // render returns d's text, each paragraph wrapped at lineWidth,
 // paragraphs and lines separated by line feeds, pages by form feeds; and
 // the offset in code points of each sentence, by id. Wrapping turns a

@@ -2,7 +2,9 @@ package anchor_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"fairbalance"
@@ -30,11 +32,12 @@ type largeTarget struct {
 
 // newLargeCase builds the old version (seeded, so every run is the same),
 // edits a copy — a paragraph inserted on page 3, a paragraph moved from
-// page 10 to page 60, a sentence reworded on page 40 and one deleted on
-// page 80, a sentence inserted in a paragraph on page 95 — and places 200
-// targets: every sentence of the moved paragraph, the reworded and the
-// deleted sentence, and the rest whole sentences or runs of words drawn
-// across the document.
+// page 10 to page 60, another from page 20 to page 70 with a sentence of
+// it reworded, a sentence reworded on page 40 and one deleted on page 80,
+// a sentence inserted in a paragraph on page 95 — and places 200 targets:
+// every sentence of the moved paragraphs, the reworded and the deleted
+// sentences, and the rest whole sentences or runs of words drawn across
+// the document.
 func newLargeCase() *largeCase {
 	const pages = 100
 	oldDoc := generate(16, pages, 2500)
@@ -48,6 +51,11 @@ func newLargeCase() *largeCase {
 	moved := newDoc.pages[9][2]
 	newDoc.pages[9] = append(newDoc.pages[9][:2], newDoc.pages[9][3:]...)
 	newDoc.pages[59] = append(newDoc.pages[59][:1], append([]paragraph{moved}, newDoc.pages[59][1:]...)...)
+
+	movedReworded := newDoc.pages[19][1]
+	newDoc.pages[19] = append(newDoc.pages[19][:1], newDoc.pages[19][2:]...)
+	newDoc.pages[69] = append(newDoc.pages[69][:2], append([]paragraph{movedReworded}, newDoc.pages[69][2:]...)...)
+	movedReworded[0].text = reword(movedReworded[0].text)
 
 	reworded := newDoc.pages[39][1][1]
 	reworded.text = reword(reworded.text)
@@ -73,14 +81,19 @@ func newLargeCase() *largeCase {
 	for _, s := range oldDoc.pages[9][2] {
 		add(s, 0, len([]rune(s.text)), fairbalance.AnchorMoved)
 	}
-	old := oldDoc.pages[39][1][1]
-	c.targets = append(c.targets, largeTarget{
-		target: fairbalance.TextTarget(c.old, oldAt[old.id], oldAt[old.id]+len([]rune(old.text))), status: fairbalance.AnchorMoved,
-		sentence: old.id, from: 0, to: len([]rune(reworded.text)),
-	})
+	for _, s := range oldDoc.pages[19][1][1:] {
+		add(s, 0, len([]rune(s.text)), fairbalance.AnchorMoved)
+	}
+	for _, s := range []*sentence{reworded, movedReworded[0]} {
+		old := oldDoc.sentences()[s.id]
+		c.targets = append(c.targets, largeTarget{
+			target: fairbalance.TextTarget(c.old, oldAt[old.id], oldAt[old.id]+len([]rune(old.text))), status: fairbalance.AnchorMoved,
+			sentence: old.id, from: 0, to: len([]rune(s.text)),
+		})
+	}
 	add(deleted, 0, len([]rune(deleted.text)), fairbalance.AnchorOrphaned)
 	edited := map[int]bool{reworded.id: true, deleted.id: true}
-	for _, s := range moved {
+	for _, s := range slices.Concat(moved, movedReworded) {
 		edited[s.id] = true
 	}
 	for len(c.targets) < 200 {
@@ -116,10 +129,10 @@ func reword(s string) string {
 	return strings.Join(words, " ")
 }
 
+// BenchmarkCarry200On100Pages is what adding a version costs: diffing a
+// 100-page version against its successor and carrying 200 annotations.
 func BenchmarkCarry200On100Pages(b *testing.B) {
 	c := newLargeCase()
-	b.ReportMetric(float64(len(c.old)), "runes")
-	b.ResetTimer()
 	for b.Loop() {
 		carrier := anchor.NewCarrier(c.old, c.new, c.pages)
 		for _, t := range c.targets {
@@ -132,6 +145,10 @@ func BenchmarkCarry200On100Pages(b *testing.B) {
 // in its sentence on the new version at the right offsets.
 func TestCarryLargeDocument(t *testing.T) {
 	c := newLargeCase()
+	if pages := strings.Count(string(c.old), "\f") + 1; pages != c.pages || len(c.old) < 2500*c.pages || len(c.targets) != 200 {
+		t.Fatalf("%d pages, %d code points, %d targets", pages, len(c.old), len(c.targets))
+	}
+	t.Logf("%d code points, %d on the new version", len(c.old), len(c.new))
 	carrier := anchor.NewCarrier(c.old, c.new, c.pages)
 	counts := map[fairbalance.AnchorStatus]int{}
 	for i, lt := range c.targets {
@@ -151,4 +168,70 @@ func TestCarryLargeDocument(t *testing.T) {
 		checkTarget(t, c.new, got, start, start+(lt.to-lt.from))
 	}
 	t.Logf("statuses: %v", counts)
+}
+
+// A Carrier carries targets from several goroutines at once, each as
+// another Carrier of the same versions carries it alone.
+func TestCarryConcurrently(t *testing.T) {
+	c := newLargeCase()
+	carrier := anchor.NewCarrier(c.old, c.new, c.pages)
+	type result struct {
+		target fairbalance.Target
+		status fairbalance.AnchorStatus
+	}
+	want := make([]result, len(c.targets))
+	alone := anchor.NewCarrier(c.old, c.new, c.pages)
+	for i, lt := range c.targets {
+		want[i].target, want[i].status = alone.Carry(lt.target)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range c.targets {
+				i = (i + g*50) % len(c.targets)
+				got, status := carrier.Carry(c.targets[i].target)
+				if status != want[i].status || !equalTargets(got, want[i].target) {
+					t.Errorf("target %d: %s %s, alone %s %s", i, status, show(got), want[i].status, show(want[i].target))
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// BenchmarkCarryHeavilyEdited: every other paragraph of the 100 pages
+// has a sentence reworded (and reflows), the 200 targets carried.
+func BenchmarkCarryHeavilyEdited(b *testing.B) {
+	c := newLargeCase()
+	doc := generate(16, c.pages, 2500)
+	edited := doc.clone()
+	for _, page := range edited.pages {
+		for j, p := range page {
+			if j%2 == 0 {
+				p[0].text = reword(p[0].text)
+			}
+		}
+	}
+	oldText, _ := doc.render()
+	newText, _ := edited.render()
+	for b.Loop() {
+		carrier := anchor.NewCarrier(oldText, newText, c.pages)
+		for _, t := range c.targets {
+			carrier.Carry(t.target)
+		}
+	}
+}
+
+// BenchmarkCarryOntoUnrelatedText: a new version that shares no passage
+// with the old one (another document uploaded as its next version); the
+// diff's deadline bounds it.
+func BenchmarkCarryOntoUnrelatedText(b *testing.B) {
+	c := newLargeCase()
+	other, _ := generate(17, c.pages, 2500).render()
+	for b.Loop() {
+		carrier := anchor.NewCarrier(c.old, other, c.pages)
+		for _, t := range c.targets {
+			carrier.Carry(t.target)
+		}
+	}
 }

@@ -182,3 +182,19 @@ func TestLocateRefuses(t *testing.T) {
 		t.Error("a quote of MaxQuoteLength code points was refused")
 	}
 }
+
+// Bytes that are not UTF-8 in a quote, and code points that are not valid
+// in a text, stand for U+FFFD on both sides, as they do once the quote has
+// been through JSON.
+func TestLocateInvalidUTF8(t *testing.T) {
+	text := []rune("Zorvexa 15 mg \u00e9 tablets")
+	// The last byte of "é", alone.
+	got, ok := anchor.Locate(text, fairbalance.Target{Type: "text", Exact: "\xa9 tablets"})
+	if ok {
+		t.Errorf("a quote with bytes that are not UTF-8 found as %s", show(got))
+	}
+	text = append([]rune("Zorvexa "), 0xD800, ' ', 'x')
+	if got, ok = anchor.Locate(text, fairbalance.Target{Type: "text", Exact: "\uFFFD x"}); !ok || *got.Start != 8 || *got.End != 11 {
+		t.Errorf("an invalid code point: %s %v", show(got), ok)
+	}
+}
