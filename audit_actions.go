@@ -82,6 +82,18 @@ const (
 	ActionNotificationsRead = "notifications_read"
 )
 
+// Audit actions of annotations (issue 16).
+const (
+	ActionAnnotationCreated  = "annotation_created"
+	ActionAnnotationReplied  = "annotation_replied"
+	ActionAnnotationResolved = "annotation_resolved"
+	ActionAnnotationReopened = "annotation_reopened"
+	// ActionAnnotationsCarried: a new version took the previous one's open
+	// annotations, each re-anchored (meta: how many anchored, moved and
+	// orphaned).
+	ActionAnnotationsCarried = "annotations_carried_forward"
+)
+
 // StepDecisionAction is the audit action of a step decided d.
 func StepDecisionAction(d Decision) string {
 	switch d {
@@ -163,6 +175,8 @@ var serverAuditActions = func() map[string]bool {
 		ActionChangeRequestRaised, ActionChangeRequestDone, ActionChangeRequestConfirmed,
 		ActionWorkflowTemplateSaved, ActionWorkflowTemplateDeleted, ActionReviewSettingsUpdated, ActionAssetExpirySet,
 		ActionNotificationsRead,
+		ActionAnnotationCreated, ActionAnnotationReplied, ActionAnnotationResolved, ActionAnnotationReopened,
+		ActionAnnotationsCarried,
 	} {
 		m[a] = true
 	}
