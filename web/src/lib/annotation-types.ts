@@ -1,26 +1,31 @@
 import type { BadgeProps } from "@/components/ui/badge";
 import { lookup, variantOf } from "./content-types";
+import { Constants, type Database } from "./database.types";
 
 /**
  * Labels and badge colours of annotations (issue 16): their categories,
  * states and anchor statuses, so the viewer, the threads panel and the sign
- * dialog name them the same way. The value lists are the server's
- * vocabularies (annotation.go); an unknown value is shown as given.
+ * dialog name them the same way. The value lists come from the generated
+ * database types (the server's vocabularies, annotation.go): a value the
+ * server adds fails the type check here until it has a label; an unknown
+ * value is shown as given.
  */
 
 type Variant = NonNullable<BadgeProps["variant"]>;
+type Enums = Database["public"]["Enums"];
+const VOCABULARIES = Constants.public.Enums;
 
 /** What kind of point an annotation makes, in the order the annotate dialog offers them. */
-export const ANNOTATION_CATEGORIES = ["claim_needs_reference", "fair_balance", "off_label", "editorial", "legal", "regulatory", "other"] as const;
-export type AnnotationCategory = (typeof ANNOTATION_CATEGORIES)[number];
+export const ANNOTATION_CATEGORIES = VOCABULARIES.annotation_category;
+export type AnnotationCategory = Enums["annotation_category"];
 
 /** Whether a thread still needs attention. */
-export const ANNOTATION_STATES = ["open", "resolved"] as const;
-export type AnnotationState = (typeof ANNOTATION_STATES)[number];
+export const ANNOTATION_STATES = VOCABULARIES.annotation_state;
+export type AnnotationState = Enums["annotation_state"];
 
 /** How an annotation's target was found on its version. */
-export const ANCHOR_STATUSES = ["anchored", "moved", "orphaned"] as const;
-export type AnchorStatus = (typeof ANCHOR_STATUSES)[number];
+export const ANCHOR_STATUSES = VOCABULARIES.anchor_status;
+export type AnchorStatus = Enums["anchor_status"];
 
 const CATEGORY_LABELS: Record<AnnotationCategory, string> = {
   claim_needs_reference: "Claim needs reference",

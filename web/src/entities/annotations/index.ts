@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { AnchorStatus, AnnotationCategory, AnnotationState } from "@/lib/annotation-types";
 import { unwrap } from "@/lib/data";
+import type { FunctionArgs, Json, Row } from "@/lib/db-types";
 import { isUuid } from "@/lib/early";
 import { getSupabase } from "@/lib/supabase";
 
@@ -98,19 +99,6 @@ export const annotationKeys = {
   version: (assetId: string, versionId: string) => [...annotationKeys.asset(assetId), "version", versionId] as const,
 };
 
-// INTERIM until main's registry is merged and the types regenerated: the
-// annotation functions and table are not in database.types.ts yet.
-interface CallResult {
-  data: unknown;
-  error: { message: string; code?: string; details?: string | null; fields?: unknown } | null;
-  status: number;
-}
-async function call(fn: string, args: Record<string, unknown>): Promise<unknown> {
-  const sb = await getSupabase();
-  const rpc = sb.rpc.bind(sb) as unknown as (fn: string, args: Record<string, unknown>) => PromiseLike<CallResult>;
-  return unwrap(await rpc(fn, args));
-}
-
 /** The annotations on a version, in reading order (page and offset; regions by page and y). */
 export function versionAnnotationsQuery(assetId: string, versionId: string | null | undefined, enabled = true) {
   return queryOptions({
@@ -119,7 +107,8 @@ export function versionAnnotationsQuery(assetId: string, versionId: string | nul
     // Reviewers comment in parallel: coming back to the tab shows what the others wrote.
     refetchOnWindowFocus: true,
     queryFn: async (): Promise<Annotation[]> => {
-      const rows = (await call("version_annotations", { version_id: versionId ?? "" })) as Annotation[] | null;
+      const sb = await getSupabase();
+      const rows = unwrap(await sb.rpc("version_annotations", { version_id: versionId ?? "" })) as unknown as Annotation[] | null;
       return rows ?? [];
     },
   });
@@ -134,13 +123,7 @@ export function versionAnnotationsQuery(assetId: string, versionId: string | nul
 export async function fetchAnnotationVersion(annotationId: string): Promise<string | null> {
   if (!isUuid(annotationId)) return null;
   const sb = await getSupabase();
-  interface Chain {
-    select: (columns: string) => Chain;
-    eq: (column: string, value: string) => Chain;
-    maybeSingle: () => PromiseLike<CallResult>;
-  }
-  const from = sb.from.bind(sb) as unknown as (table: string) => Chain;
-  const row = unwrap(await from("annotations").select("version_id").eq("id", annotationId).maybeSingle()) as { version_id: string } | null;
+  const row = unwrap<Pick<Row<"annotations">, "version_id"> | null>(await sb.from("annotations").select("version_id").eq("id", annotationId).maybeSingle());
   return row?.version_id ?? null;
 }
 
@@ -151,33 +134,37 @@ export async function fetchAnnotationVersion(annotationId: string): Promise<stri
  * (22023). Returns the annotation with its canonical target and no replies.
  */
 export async function createAnnotation(input: NewAnnotation): Promise<Annotation> {
-  const args: Record<string, unknown> = {
+  const sb = await getSupabase();
+  const args: FunctionArgs<"create_annotation"> = {
     version_id: input.versionId,
     category: input.category,
     body: input.body,
-    target: input.target,
+    target: input.target as unknown as Json,
   };
   if (input.reference) {
     args.reference_id = input.reference.id;
     if (input.reference.page !== undefined) args.reference_page = input.reference.page;
     if (input.reference.quote) args.reference_quote = input.reference.quote;
   }
-  return (await call("create_annotation", args)) as Annotation;
+  return unwrap(await sb.rpc("create_annotation", args)) as unknown as Annotation;
 }
 
 /** Replies in a thread (reply_annotation); `@Full Name` of a member notifies them. */
 export async function replyAnnotation(annotationId: string, body: string): Promise<AnnotationReply> {
-  return (await call("reply_annotation", { annotation_id: annotationId, body })) as AnnotationReply;
+  const sb = await getSupabase();
+  return unwrap(await sb.rpc("reply_annotation", { annotation_id: annotationId, body })) as unknown as AnnotationReply;
 }
 
 /** Resolves a thread (resolve_annotation): its author or a reviewer. */
 export async function resolveAnnotation(annotationId: string): Promise<Annotation> {
-  return (await call("resolve_annotation", { annotation_id: annotationId })) as Annotation;
+  const sb = await getSupabase();
+  return unwrap(await sb.rpc("resolve_annotation", { annotation_id: annotationId })) as unknown as Annotation;
 }
 
 /** Reopens a resolved thread (reopen_annotation): its author or a reviewer. */
 export async function reopenAnnotation(annotationId: string): Promise<Annotation> {
-  return (await call("reopen_annotation", { annotation_id: annotationId })) as Annotation;
+  const sb = await getSupabase();
+  return unwrap(await sb.rpc("reopen_annotation", { annotation_id: annotationId })) as unknown as Annotation;
 }
 
 // ---- what each function changes

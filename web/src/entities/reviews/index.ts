@@ -2,7 +2,7 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { type Asset, invalidateAssets } from "@/entities/assets";
 import { invalidateVersions } from "@/entities/versions";
 import { unwrap } from "@/lib/data";
-import type { Row } from "@/lib/db-types";
+import type { FunctionArgs, Row } from "@/lib/db-types";
 import { isUuid } from "@/lib/early";
 import type { Decision } from "@/lib/review-types";
 import { getSupabase } from "@/lib/supabase";
@@ -234,8 +234,9 @@ export async function decideStep(input: DecisionInput): Promise<DecisionResult> 
   };
   if (input.totpCode) args.totp_code = input.totpCode;
   if (input.decision === "changes_requested" && input.changeRequests) args.change_requests = input.changeRequests;
-  // INTERIM: the generated argument type still says string[] until main's registry is merged.
-  return unwrap(await sb.rpc("decide_step", args as unknown as { step_id: string; decision: string; comment: string; password: string })) as unknown as DecisionResult;
+  // The registry types change_requests as a list of texts; decide_step also
+  // takes {text, annotation_id} items (a change request pointing at a comment).
+  return unwrap(await sb.rpc("decide_step", args as FunctionArgs<"decide_step">)) as unknown as DecisionResult;
 }
 
 /** The author marks a change request done, with an optional note (mark_change_done). */

@@ -146,8 +146,7 @@ export function gateRefusal(error: unknown): GateProblem[] {
  * version it was raised on, and the thread, which continues on later
  * versions), or null.
  */
-export function changeThread(change: ChangeRequest): { threadId: string; annotationId: string | null } | null {
-  const row = change as ChangeRequest & { thread_id?: string | null; annotation_id?: string | null };
-  if (!row.thread_id) return null;
-  return { threadId: row.thread_id, annotationId: row.annotation_id ?? null };
+export function changeThread(change: Pick<ChangeRequest, "thread_id" | "annotation_id">): { threadId: string; annotationId: string | null } | null {
+  if (!change.thread_id) return null;
+  return { threadId: change.thread_id, annotationId: change.annotation_id };
 }
