@@ -159,7 +159,7 @@ export function PageMarks({ page, anchors, regions, byId, numbers, selected, onS
       ) : null}
       {drawing ? (
         <div
-          className="pointer-events-auto absolute inset-0 cursor-crosshair touch-none bg-primary/5"
+          className="pointer-events-auto absolute inset-0 cursor-crosshair touch-none bg-primary/5 select-none"
           data-testid="draw-surface"
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
