@@ -175,7 +175,7 @@ async function selectWords(scope: Locator | Page, n: number, words: string): Pro
 async function dragBox(page: Page, n: number, [x1, y1, x2, y2]: [number, number, number, number]): Promise<void> {
   const el = page.locator(`[data-page-number="${n}"]`);
   await page.getByTestId("pdf-scroller").first().scrollIntoViewIfNeeded();
-  await el.evaluate((e, y) => {
+  await el.evaluate((e: HTMLElement, y) => {
     const scroller = e.closest<HTMLElement>('[data-testid="pdf-scroller"]');
     if (scroller) scroller.scrollTop = e.offsetTop + y * e.offsetHeight - 24;
   }, y1);
