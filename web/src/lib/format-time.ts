@@ -25,6 +25,18 @@ function formatter(locale: string | undefined, options: Intl.DateTimeFormatOptio
   return f;
 }
 
+const relativeFormatters = new Map<string, Intl.RelativeTimeFormat>();
+
+function relativeFormatter(locale: string | undefined): Intl.RelativeTimeFormat {
+  const key = locale ?? "";
+  let f = relativeFormatters.get(key);
+  if (!f) {
+    f = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+    relativeFormatters.set(key, f);
+  }
+  return f;
+}
+
 const DATE: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric" };
 const DATE_TIME: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" };
 const DATE_TIME_SECONDS: Intl.DateTimeFormatOptions = {
@@ -66,7 +78,7 @@ export function formatRelativeTime(value: TimeValue | null | undefined, now: num
   const abs = Math.abs(diff);
   if (abs < MINUTE) return "just now";
   if (abs > 30 * DAY) return formatDate(d, fallback);
-  const rtf = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  const rtf = relativeFormatter("en");
   if (abs < HOUR) return rtf.format(Math.round(diff / MINUTE), "minute");
   if (abs < DAY) return rtf.format(Math.round(diff / HOUR), "hour");
   return rtf.format(Math.round(diff / DAY), "day");
@@ -92,7 +104,7 @@ export function formatRelative(value: TimeValue, now: Date = new Date(), locale?
   if (!d) return String(value);
   const seconds = Math.round((now.getTime() - d.getTime()) / 1000);
   if (seconds < 45) return "just now";
-  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: "auto" });
+  const rtf = relativeFormatter(locale);
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return rtf.format(-minutes, "minute");
   const hours = Math.round(minutes / 60);

@@ -212,6 +212,8 @@ export function PdfViewer({
     for (const [n, node] of pages.current) {
       if (node.offsetTop <= probe && n > page) page = n;
     }
+    // Scrolled to the end: the last page is the one being read, however short.
+    if (el.scrollTop > 0 && el.scrollTop + el.clientHeight >= el.scrollHeight - 2) page = Math.max(page, pages.current.size);
     setCurrent(page);
   }, []);
   useLayoutEffect(() => {

@@ -23,6 +23,7 @@ export const versionKeys = {
   all: ["versions"] as const,
   byAsset: (assetId: string) => [...versionKeys.all, "asset", assetId] as const,
   text: (versionId: string) => [...versionKeys.all, "text", versionId] as const,
+  pages: (versionId: string) => [...versionKeys.all, "pages", versionId] as const,
 };
 
 async function fetchVersions(assetId: string): Promise<VersionSummary[]> {
@@ -63,6 +64,27 @@ export function versionTextQuery(versionId: string | null | undefined) {
           .eq("id", versionId ?? "")
           .single(),
       );
+    },
+  });
+}
+
+/**
+ * A version's text page by page (a PDF's extracted pages; composed text is
+ * one page), for placing annotations: its `page_texts` alone, and its
+ * plain text only when it has none. Versions never change: cached for good.
+ */
+export function versionPagesQuery(versionId: string | null | undefined, enabled = true) {
+  return queryOptions({
+    queryKey: versionKeys.pages(versionId ?? ""),
+    enabled: enabled && Boolean(versionId),
+    staleTime: Infinity,
+    queryFn: async (): Promise<string[]> => {
+      const sb = await getSupabase();
+      const id = versionId ?? "";
+      const pages = unwrap<Pick<AssetVersion, "page_texts">>(await sb.from("asset_versions").select("page_texts").eq("id", id).single()).page_texts;
+      if (Array.isArray(pages) && pages.length > 0 && pages.every((p) => typeof p === "string")) return pages;
+      const text = unwrap<Pick<AssetVersion, "plain_text">>(await sb.from("asset_versions").select("plain_text").eq("id", id).single()).plain_text;
+      return text.split("\f");
     },
   });
 }

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useMemo } from "react";
 import { type Annotation, versionAnnotationsQuery } from "@/entities/annotations";
-import { versionTextQuery, type VersionSummary } from "@/entities/versions";
+import { versionPagesQuery, type VersionSummary } from "@/entities/versions";
 import { pageStarts, type Place, placeOf, readingOrder, threadNumbers } from "./annotation-threads";
-import { pageTexts as textsOf, renditionOf } from "./types";
+import { renditionOf } from "./types";
 
 /** A version's threads as the viewer and the panel show them. */
 export interface VersionThreads {
@@ -32,8 +32,8 @@ const NONE: Annotation[] = [];
 export function useVersionThreads(assetId: string, version: VersionSummary | undefined, enabled = true): VersionThreads {
   const query = useQuery(versionAnnotationsQuery(assetId, version?.id, enabled));
   const needsText = version !== undefined && renditionOf(version) !== "image";
-  const text = useQuery({ ...versionTextQuery(version?.id), enabled: enabled && needsText });
-  const pageTexts = useMemo(() => (text.data ? textsOf(text.data) : null), [text.data]);
+  const text = useQuery(versionPagesQuery(version?.id, enabled && needsText));
+  const pageTexts = text.data ?? null;
   const data = query.data ?? NONE;
 
   return useMemo(() => {
