@@ -82,6 +82,15 @@ const (
 	ActionNotificationsRead = "notifications_read"
 )
 
+// Audit actions of the exports (issue 16): a member exported the review
+// record of a round (meta.format: pdf or json) or the Form 2253 data of
+// an approved asset. Exports change nothing; they are recorded because who
+// took a copy of the record, and when, is part of it.
+const (
+	ActionReviewRecordExported = "review.record_exported"
+	ActionForm2253Exported     = "asset.form_2253_exported"
+)
+
 // StepDecisionAction is the audit action of a step decided d.
 func StepDecisionAction(d Decision) string {
 	switch d {
@@ -163,6 +172,7 @@ var serverAuditActions = func() map[string]bool {
 		ActionChangeRequestRaised, ActionChangeRequestDone, ActionChangeRequestConfirmed,
 		ActionWorkflowTemplateSaved, ActionWorkflowTemplateDeleted, ActionReviewSettingsUpdated, ActionAssetExpirySet,
 		ActionNotificationsRead,
+		ActionReviewRecordExported, ActionForm2253Exported,
 	} {
 		m[a] = true
 	}
