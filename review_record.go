@@ -120,20 +120,23 @@ type RecordVersion struct {
 
 // RecordAnnotation is one annotation on the version with its thread.
 type RecordAnnotation struct {
-	ID             string             `json:"id"`
-	ThreadID       string             `json:"thread_id"`
-	Category       AnnotationCategory `json:"category"`
-	Body           string             `json:"body"`
-	State          AnnotationState    `json:"state"`
-	AnchorStatus   AnchorStatus       `json:"anchor_status"`
-	Target         Target             `json:"target"`
-	ReferenceID    *string            `json:"reference_id"`
-	ReferencePage  *int               `json:"reference_page"`
-	ReferenceQuote string             `json:"reference_quote"`
-	Author         RecordPerson       `json:"author"`
-	CreatedAt      time.Time          `json:"created_at"`
-	ResolvedBy     *RecordPerson      `json:"resolved_by"`
-	ResolvedAt     *time.Time         `json:"resolved_at"`
+	ID           string             `json:"id"`
+	ThreadID     string             `json:"thread_id"`
+	Category     AnnotationCategory `json:"category"`
+	Body         string             `json:"body"`
+	State        AnnotationState    `json:"state"`
+	AnchorStatus AnchorStatus       `json:"anchor_status"`
+	Target       Target             `json:"target"`
+	// Page is the 1-based page the target is on (a text target's start;
+	// 0 when it cannot be told, as for an orphaned quote).
+	Page           int           `json:"page"`
+	ReferenceID    *string       `json:"reference_id"`
+	ReferencePage  *int          `json:"reference_page"`
+	ReferenceQuote string        `json:"reference_quote"`
+	Author         RecordPerson  `json:"author"`
+	CreatedAt      time.Time     `json:"created_at"`
+	ResolvedBy     *RecordPerson `json:"resolved_by"`
+	ResolvedAt     *time.Time    `json:"resolved_at"`
 	// CarriedFrom is the annotation of the previous version this one was
 	// carried forward from (nil: made on this version).
 	CarriedFrom *string       `json:"carried_from"`
@@ -217,6 +220,9 @@ type RecordAudit struct {
 	// Checkpoint is the organisation's last checkpoint (nil: the chain was
 	// never sealed, or sealing is off).
 	Checkpoint *RecordCheckpoint `json:"checkpoint"`
+	// Export is the entry that records this export (nil in the read-only
+	// demo, which records nothing); it follows the entries above.
+	Export *RecordAuditEntry `json:"export"`
 }
 
 // RecordAuditEntry is an audit entry with every field its hash covers

@@ -43,6 +43,10 @@ type Registry struct {
 	// Reviews are the review workflow's functions (and the entry points of
 	// its background jobs).
 	Reviews *Reviews
+	// Records exports the review record of a round and the Form 2253 data
+	// of an approved asset (served at /api, not as functions: they answer
+	// documents).
+	Records *Records
 
 	store     fairbalance.Store
 	storage   *Storage
@@ -66,6 +70,7 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r.RegisterFunctions(NewContent(storage).Functions()...)
 	r.Reviews = &Reviews{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.RegisterFunctions(r.Reviews.Functions()...)
+	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {
 			q()
