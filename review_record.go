@@ -227,6 +227,8 @@ type RecordAudit struct {
 
 // RecordAuditEntry is an audit entry with every field its hash covers
 // (AuditEntry.ComputeHash), plus ActorName and HashValid for the reader.
+// Before, After and Meta are left out when the entry has none: an absent
+// value is hashed as empty, which differs from a JSON null.
 type RecordAuditEntry struct {
 	Seq            int64           `json:"seq"`
 	OrgID          string          `json:"org_id"`
@@ -236,9 +238,9 @@ type RecordAuditEntry struct {
 	Action         string          `json:"action"`
 	ObjectType     string          `json:"object_type"`
 	ObjectID       string          `json:"object_id"`
-	Before         json.RawMessage `json:"before"`
-	After          json.RawMessage `json:"after"`
-	Meta           json.RawMessage `json:"meta"`
+	Before         json.RawMessage `json:"before,omitempty"`
+	After          json.RawMessage `json:"after,omitempty"`
+	Meta           json.RawMessage `json:"meta,omitempty"`
 	IP             string          `json:"ip"`
 	UserAgent      string          `json:"user_agent"`
 	CreatedAt      time.Time       `json:"created_at"`

@@ -217,6 +217,24 @@ func (d *doc) fields(rows []field) {
 	}
 }
 
+// fieldsHeight is the height fields(rows) takes.
+func (d *doc) fieldsHeight(rows []field) float64 {
+	h := 0.0
+	for _, r := range rows {
+		value := r.value
+		if value == "" {
+			value = "—"
+		}
+		if r.mono {
+			d.font("mono", "", 8, ink)
+		} else {
+			d.font("sans", "", 9, ink)
+		}
+		h += float64(d.lines(value, contentW-44))*4.6 + 2.4
+	}
+	return h
+}
+
 // pill draws a filled rounded label at the cursor's line, at x, and
 // returns its width.
 func (d *doc) pill(x, y float64, text string, c rgb) float64 {

@@ -395,10 +395,22 @@ func (w *recordWriter) decisions() {
 	}
 }
 
-// step prints a step: its role and status, the decision and comment, and
-// the signature's manifestation (21 CFR 11.50) with what it binds.
+// step prints a step: its role and status, the comment, and the
+// signature's manifestation (21 CFR 11.50) with what it binds; the step
+// starts on a new page unless all of it fits.
 func (w *recordWriter) step(s fairbalance.RecordStep) {
-	w.ensure(30)
+	var rows []field
+	if s.Signature == nil && s.DecidedBy != nil {
+		rows = append(rows, field{label: "Decided by", value: personPtr(s.DecidedBy)}, field{label: "Decided (UTC)", value: utcPtr(s.DecidedAt)})
+	}
+	if s.Comment != "" {
+		rows = append(rows, field{label: "Comment", value: s.Comment})
+	}
+	need := 10 + w.fieldsHeight(rows)
+	if s.Signature != nil {
+		need += w.signatureHeight(w.signatureRows(s.Signature), verdictOf(s.Check)) + 3
+	}
+	w.ensure(min(need, bottom-top))
 	w.Ln(2)
 	y := w.GetY()
 	req := "optional"
@@ -412,13 +424,6 @@ func (w *recordWriter) step(s fairbalance.RecordStep) {
 	pw := w.GetStringWidth(strings.ToUpper(label)) + 5
 	w.pill(pageW-marginX-pw, y+0.5, label, statusColour(string(s.Status)))
 	w.SetY(y + 7)
-	rows := []field{}
-	if s.DecidedBy != nil {
-		rows = append(rows, field{label: "Decided by", value: personPtr(s.DecidedBy)}, field{label: "Decided (UTC)", value: utcPtr(s.DecidedAt)})
-	}
-	if s.Comment != "" {
-		rows = append(rows, field{label: "Comment", value: s.Comment})
-	}
 	if len(rows) > 0 {
 		w.fields(rows)
 	}
@@ -442,9 +447,9 @@ func notDecided(s fairbalance.StepStatus) string {
 	return "Not decided yet."
 }
 
-// signature prints a signature's manifestation in a box with a rule down
-// its left side; the box never splits across pages.
-func (w *recordWriter) signature(sig *fairbalance.Signature, check *fairbalance.SignatureCheck) {
+// signatureRows are the lines of a signature's manifestation and what
+// it binds.
+func (w *recordWriter) signatureRows(sig *fairbalance.Signature) []field {
 	rows := []field{
 		{label: "Printed name", value: sig.SignerName},
 		{label: "Date and time (UTC)", value: sig.SignedAt.UTC().Format("2006-01-02 15:04:05.000000") + " UTC"},
@@ -458,26 +463,51 @@ func (w *recordWriter) signature(sig *fairbalance.Signature, check *fairbalance.
 	if sig.ClientIP != "" || sig.UserAgent != "" {
 		rows = append(rows, field{label: "Signed from", value: strings.TrimSpace(sig.ClientIP + " " + short(sig.UserAgent, 90))})
 	}
-	verdict, colour := "Not verified", muted
-	if check != nil {
-		verdict, colour = "Valid: "+check.Reason, green
-		if !check.Valid {
-			verdict, colour = "NOT VALID: "+check.Reason, red
-		}
+	return rows
+}
+
+// verdict is what the server found when it verified a signature.
+type verdict struct {
+	text   string
+	colour rgb
+}
+
+func verdictOf(check *fairbalance.SignatureCheck) verdict {
+	switch {
+	case check == nil:
+		return verdict{"Not verified.", muted}
+	case check.Valid:
+		return verdict{"Verified at export: " + check.Reason, green}
 	}
-	const labelW, pad = 40.0, 4.0
-	valueW := contentW - labelW - 2*pad
+	return verdict{"NOT VALID at export: " + check.Reason, red}
+}
+
+const (
+	sigLabelW = 40.0
+	sigPad    = 4.0
+	sigValueW = contentW - sigLabelW - 2*sigPad
+)
+
+func (w *recordWriter) signatureHeight(rows []field, v verdict) float64 {
 	h := 9.0
 	for _, r := range rows {
-		family, size := "sans", 9.0
 		if r.mono {
-			family, size = "mono", 7.5
+			w.font("mono", "", 7.5, ink)
+		} else {
+			w.font("sans", "", 9, ink)
 		}
-		w.font(family, "", size, ink)
-		h += float64(w.lines(r.value, valueW)) * 4.4
+		h += float64(w.lines(r.value, sigValueW)) * 4.4
 	}
-	w.font("sans", "B", 8.5, colour)
-	h += float64(w.lines(verdict, contentW-2*pad))*4.4 + 4
+	w.font("sans", "B", 8.5, v.colour)
+	return h + float64(w.lines(v.text, contentW-2*sigPad))*4.4 + 4
+}
+
+// signature prints a signature's manifestation in a washed box with a rule
+// down its left side; the box never splits across pages.
+func (w *recordWriter) signature(sig *fairbalance.Signature, check *fairbalance.SignatureCheck) {
+	rows := w.signatureRows(sig)
+	v := verdictOf(check)
+	h := w.signatureHeight(rows, v)
 	w.ensure(h + 2)
 	w.Ln(1.5)
 	y := w.GetY()
@@ -485,14 +515,14 @@ func (w *recordWriter) signature(sig *fairbalance.Signature, check *fairbalance.
 	w.Rect(marginX, y, contentW, h, "F")
 	w.SetFillColor(accent.r, accent.g, accent.b)
 	w.Rect(marginX, y, 1.2, h, "F")
-	w.SetXY(marginX+pad, y+2)
+	w.SetXY(marginX+sigPad, y+2)
 	w.font("sans", "B", 7.5, accent)
-	w.CellFormat(contentW-2*pad, 4.5, "ELECTRONIC SIGNATURE (21 CFR 11.50)", "", 1, "L", false, 0, "")
+	w.CellFormat(contentW-2*sigPad, 4.5, "ELECTRONIC SIGNATURE (21 CFR 11.50)", "", 1, "L", false, 0, "")
 	w.Ln(1)
 	for i, r := range rows {
-		w.SetX(marginX + pad)
+		w.SetX(marginX + sigPad)
 		w.font("sans", "", 8, muted)
-		w.CellFormat(labelW, 4.4, clean(r.label), "", 0, "L", false, 0, "")
+		w.CellFormat(sigLabelW, 4.4, clean(r.label), "", 0, "L", false, 0, "")
 		style := ""
 		if i == 0 {
 			style = "B"
@@ -502,12 +532,12 @@ func (w *recordWriter) signature(sig *fairbalance.Signature, check *fairbalance.
 		} else {
 			w.font("sans", style, 9, ink)
 		}
-		w.MultiCell(valueW, 4.4, clean(r.value), "", "L", false)
+		w.MultiCell(sigValueW, 4.4, clean(r.value), "", "L", false)
 	}
 	w.Ln(1)
-	w.SetX(marginX + pad)
-	w.font("sans", "B", 8.5, colour)
-	w.MultiCell(contentW-2*pad, 4.4, clean(verdict), "", "L", false)
+	w.SetX(marginX + sigPad)
+	w.font("sans", "B", 8.5, v.colour)
+	w.MultiCell(contentW-2*sigPad, 4.4, clean(v.text), "", "L", false)
 	w.SetY(y + h + 1)
 }
 
@@ -559,11 +589,12 @@ func (w *recordWriter) changeRequest(cr fairbalance.RecordChangeRequest) {
 	w.SetXY(marginX, y)
 	w.font("sans", "", 9.5, ink)
 	w.MultiCell(textW, 4.8, clean(cr.Text), "", "L", false)
+	after := w.GetY()
 	label := word(cr.Status)
 	w.font("sans", "B", 7.5, ink)
 	pw := w.GetStringWidth(strings.ToUpper(label)) + 5
 	w.pill(pageW-marginX-pw, y, label, statusColour(string(cr.Status)))
-	w.SetX(marginX)
+	w.SetXY(marginX, after+0.5)
 	w.font("sans", "", 8, muted)
 	w.MultiCell(contentW-4, 4, clean(meta), "", "L", false)
 	w.Ln(1.5)
@@ -683,7 +714,7 @@ func location(an fairbalance.RecordAnnotation) string {
 var auditColumns = []struct {
 	w     float64
 	title string
-}{{11, "Entry"}, {33, "Time (UTC)"}, {34, "Actor"}, {44, "Action"}, {34, "Object"}, {18, "Hash"}}
+}{{11, "Entry"}, {31, "Time (UTC)"}, {31, "Actor"}, {47, "Action"}, {33, "Object"}, {21, "Hash"}}
 
 func (w *recordWriter) audit() {
 	a := w.rec.Audit
@@ -696,6 +727,8 @@ func (w *recordWriter) audit() {
 	}
 	if a.Export != nil {
 		w.auditRow(*a.Export, len(a.Entries)%2 == 1, true)
+		w.Ln(1)
+		w.para(fmt.Sprintf("Entry %d, in italics, records this export.", a.Export.Seq), 8, muted)
 	}
 	w.Ln(3)
 	w.checkpoint()
@@ -729,14 +762,11 @@ func (w *recordWriter) auditRow(e fairbalance.RecordAuditEntry, shade, export bo
 		actor = e.ActorEmail
 	}
 	action := strings.NewReplacer("_", " ", ".", " ").Replace(e.Action)
-	if export {
-		action += " (this export)"
-	}
 	object := e.ObjectType
 	if e.ObjectID != "" {
 		object += " " + short(e.ObjectID, 8)
 	}
-	hash := short(e.Hash, 12)
+	hash := e.Hash[:min(len(e.Hash), 10)]
 	if !e.HashValid {
 		hash = "ALTERED"
 	}
@@ -750,7 +780,7 @@ func (w *recordWriter) auditRow(e fairbalance.RecordAuditEntry, shade, export bo
 				family, style, colour = "sans", "B", red
 			}
 		}
-		if export && i == 3 {
+		if export && i != 5 {
 			style = "I"
 		}
 		w.font(family, style, 7.5, colour)

@@ -1,0 +1,393 @@
+package service_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fairbalance"
+	"fairbalance/auditseal"
+	"fairbalance/pdftext"
+	"fairbalance/recordpdf"
+	"fairbalance/samplepdf"
+	"fairbalance/service"
+	"fairbalance/sqlstore/storetest"
+)
+
+// The exports of issue 16: the review record of a round and the Form 2253
+// data of an approved asset, built from the database and checked against
+// it, printed and read back, and refused to whom the design refuses them.
+
+// isiLine is the product's ISI as a PDF version prints it (the gate wants it).
+const isiLine = "IMPORTANT SAFETY INFORMATION: Zelvora can cause liver problems."
+
+// detailAid is a PDF of pages pages, the last carrying the ISI; word marks
+// the version on every page.
+func detailAid(t testing.TB, word string, pages int) []byte {
+	t.Helper()
+	ps := make([]samplepdf.Page, pages)
+	for i := range ps {
+		ps[i] = samplepdf.Page{Heading: fmt.Sprintf("Zelvora %s page %d", word, i+1),
+			Paragraphs: []string{fmt.Sprintf("Zelvora lowers LDL-C by half in adults (%s, page %d).", word, i+1)}}
+	}
+	ps[pages-1].Paragraphs = append(ps[pages-1].Paragraphs, isiLine)
+	b, err := samplepdf.Generate("Zelvora detail aid "+word, ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// recordBench is a review bench whose audit trail is sealed, as serve
+// seals it, with the signing key.
+type recordBench struct {
+	*reviewEnv
+	sealer *auditseal.Sealer
+}
+
+func newRecordEnv(t *testing.T, backend string) *recordBench {
+	t.Helper()
+	e := newReviewEnv(t, backend)
+	e.data.Records.Now = func() time.Time { return e.clock }
+	sealer, err := auditseal.New(e.ctx, auditseal.Config{Chains: e.db.AuditView(), Key: e.keys.AuditKey, Now: func() time.Time { return e.clock },
+		Logs: []auditseal.Log{auditseal.NewFileLog(filepath.Join(t.TempDir(), auditseal.FileName))}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.data.Config.Sealer = sealer
+	return &recordBench{reviewEnv: e, sealer: sealer}
+}
+
+// pdfAsset creates a detail aid of the product from an uploaded PDF.
+func (e *recordBench) pdfAsset(t *testing.T, title string, pdf []byte) map[string]any {
+	t.Helper()
+	path := upload(t, e.matrixEnv, e.storage, e.own[fairbalance.RoleMarketer], "asset-files", "detail-aid-v1.pdf", pdf)
+	return e.must(t, e.own[fairbalance.RoleMarketer], "create_asset", map[string]any{"title": title, "type": "detail_aid", "audience": "hcp",
+		"channel": "Field force", "market": "US", "product_id": e.product["id"], "file_path": path, "file_name": "detail-aid-v1.pdf"})
+}
+
+// twoRounds takes an asset through round 1 (medical requests a change,
+// the others approve) and round 2 on a new 4-page version (the change
+// confirmed, every step approving); it returns both rounds' ids.
+func (e *recordBench) twoRounds(t *testing.T, assetID string) (r1, r2 string) {
+	t.Helper()
+	marketer := e.own[fairbalance.RoleMarketer]
+	med, legal, reg := e.own[fairbalance.RoleReviewerMedical], e.own[fairbalance.RoleReviewerLegal], e.own[fairbalance.RoleReviewerRegulatory]
+	round, steps := e.submit(t, assetID)
+	r1 = round["id"].(string)
+	e.clock = e.clock.Add(time.Hour)
+	e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "changes_requested", "change_requests", []any{"Cite the LDL-C study on page 2."})
+	e.mustDecide(t, legal, steps["reviewer_legal"]["id"].(string), "approved")
+	e.mustDecide(t, reg, steps["reviewer_regulatory"]["id"].(string), "approved")
+
+	e.clock = e.clock.Add(2 * time.Hour)
+	path := upload(t, e.matrixEnv, e.storage, marketer, "asset-files", "detail-aid-v2.pdf", detailAid(t, "second", 4))
+	e.must(t, marketer, "add_asset_version", map[string]any{"asset_id": assetID, "file_path": path, "file_name": "detail-aid-v2.pdf", "change_note": "Study cited"})
+	crs := readRows(t, e.matrixEnv, marketer, "change_requests", "select=id&asset_id=eq."+assetID)
+	for _, cr := range crs {
+		e.must(t, marketer, "mark_change_done", map[string]any{"change_request_id": cr["id"], "note": "Cited on page 2"})
+	}
+	e.clock = e.clock.Add(time.Hour)
+	round, steps = e.submit(t, assetID)
+	r2 = round["id"].(string)
+	e.clock = e.clock.Add(time.Hour)
+	for _, cr := range crs {
+		e.must(t, med, "confirm_change", map[string]any{"change_request_id": cr["id"]})
+	}
+	e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "approved")
+	e.mustDecide(t, legal, steps["reviewer_legal"]["id"].(string), "approved_with_changes")
+	e.mustDecide(t, reg, steps["reviewer_regulatory"]["id"].(string), "approved")
+	return r1, r2
+}
+
+// recordJSON is the record as the JSON export serialises it, read back.
+func recordJSON(t *testing.T, rec *fairbalance.ReviewRecord) (map[string]any, *fairbalance.ReviewRecord) {
+	t.Helper()
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	var back fairbalance.ReviewRecord
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &back); err != nil {
+		t.Fatal(err)
+	}
+	return m, &back
+}
+
+// keysOf are the public keys a record publishes, as a verifier reads them.
+func keysOf(t *testing.T, rec *fairbalance.ReviewRecord) map[string]ed25519.PublicKey {
+	t.Helper()
+	keys := map[string]ed25519.PublicKey{}
+	for _, k := range rec.Keys {
+		pub, err := base64.StdEncoding.DecodeString(k.PublicKey)
+		if err != nil || k.Algorithm != "Ed25519" || len(pub) != ed25519.PublicKeySize || fairbalance.AuditKeyID(pub) != k.KeyID {
+			t.Fatalf("key %+v: %v", k, err)
+		}
+		keys[k.KeyID] = pub
+	}
+	return keys
+}
+
+func sameTime(a, b any) bool {
+	ta, err1 := time.Parse(time.RFC3339Nano, fmt.Sprint(a))
+	tb, err2 := time.Parse(time.RFC3339Nano, fmt.Sprint(b))
+	return err1 == nil && err2 == nil && ta.Equal(tb)
+}
+
+func TestReviewRecordExport(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newRecordEnv(t, backend)
+			marketer, viewer, legal := e.own[fairbalance.RoleMarketer], e.own[fairbalance.RoleViewer], e.own[fairbalance.RoleReviewerLegal]
+			admin := e.own[fairbalance.RoleAdmin]
+			if _, err := patchRows(t, e.matrixEnv, admin, "products", "id=eq."+e.product["id"].(string), map[string]any{"established_name": "rosulitide"}); err != nil {
+				t.Fatal(err)
+			}
+			a := e.pdfAsset(t, "Zelvora launch detail aid", detailAid(t, "first", 3))
+			assetID := a["id"].(string)
+			r1, r2 := e.twoRounds(t, assetID)
+			if err := e.sealer.Seal(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			e.clock = e.clock.Add(time.Minute)
+
+			before := e.auditCount(t, fairbalance.ActionReviewRecordExported)
+			exp, err := e.data.Records.ReviewRecord(e.ctx, marketer, r2, service.FormatPDF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer exp.File.Close()
+			rec := exp.Record
+
+			// Against the database: asset, round, version.
+			asset := e.row(t, "assets", assetID)
+			round := e.row(t, "reviews", r2)
+			version := e.row(t, "asset_versions", round["version_id"].(string))
+			if rec.Format != fairbalance.ReviewRecordFormat || rec.Organisation.ID != e.orgs["own"] || rec.Organisation.Name != "own" ||
+				rec.GeneratedBy.ID != marketer.UserID || rec.GeneratedBy.Name != "marketer" || !rec.GeneratedAt.Equal(e.clock) {
+				t.Fatalf("header: %+v", rec)
+			}
+			ra := rec.Asset
+			if ra.ID != assetID || ra.Title != asset["title"] || ra.JobCode != asset["job_code"] || ra.Type != "detail_aid" || ra.Status != "approved" ||
+				ra.Audience != "hcp" || ra.Channel != "Field force" || ra.Market != "US" || ra.Owner == nil || ra.Owner.ID != asset["owner_id"] ||
+				ra.Product == nil || ra.Product.BrandName != "Zelvora" || ra.Product.EstablishedName != "rosulitide" ||
+				ra.ExpiresAt == nil || *ra.ExpiresAt != asset["expires_at"] || ra.ApprovedVersionID == nil || *ra.ApprovedVersionID != version["id"] {
+				t.Fatalf("asset: %+v (db %v)", ra, asset)
+			}
+			rr := rec.Round
+			if rr.ID != r2 || rr.Number != 2 || rr.Status != "approved" || rr.SubmittedBy.ID != marketer.UserID || rr.TemplateName != round["template_name"] ||
+				!sameTime(rr.SubmittedAt.Format(time.RFC3339Nano), round["submitted_at"]) || rr.ClosedAt == nil || !sameTime(rr.ClosedAt.Format(time.RFC3339Nano), round["closed_at"]) {
+				t.Fatalf("round: %+v (db %v)", rr, round)
+			}
+			rv := rec.Version
+			if rv.ID != version["id"] || rv.Number != 2 || rv.Kind != "file" || rv.SHA256 != version["sha256"] || rv.PageCount != 4 ||
+				rv.FileName == nil || *rv.FileName != "detail-aid-v2.pdf" || rv.Text != nil || rv.ContentHTML != nil {
+				t.Fatalf("version: %+v", rv)
+			}
+
+			// Steps and signatures: each as recorded, and the JSON's verify.
+			sigRows := readRows(t, e.matrixEnv, viewer, "signatures", "select=*&review_id=eq."+r2)
+			if len(rec.Steps) != 3 || len(sigRows) != 3 {
+				t.Fatalf("%d steps, %d signatures", len(rec.Steps), len(sigRows))
+			}
+			for _, s := range rec.Steps {
+				if s.Signature == nil || s.Check == nil || !s.Check.Valid || !s.Check.SealIntact || !s.Check.BoundToStep || !s.Check.RenditionMatches ||
+					s.DecidedBy == nil || s.DecidedBy.ID != s.Signature.SignerID || s.Signature.RenditionSHA256 != rv.SHA256 {
+					t.Fatalf("step %s: %+v %+v", s.Role, s, s.Check)
+				}
+				i := slices.IndexFunc(sigRows, func(r map[string]any) bool { return r["id"] == s.Signature.ID })
+				if i < 0 {
+					t.Fatalf("signature %s not in the database", s.Signature.ID)
+				}
+				db := sigRows[i]
+				if db["seal"] != s.Signature.Seal || db["sig"] != s.Signature.Sig || db["key_id"] != s.Signature.KeyID || db["signer_name"] != s.Signature.SignerName ||
+					db["meaning"] != string(s.Signature.Meaning) || db["step_id"] != s.ID || !sameTime(db["signed_at"], s.Signature.SignedAt.Format(time.RFC3339Nano)) {
+					t.Fatalf("signature %s: %+v, db %v", s.Role, s.Signature, db)
+				}
+			}
+			m, back := recordJSON(t, rec)
+			keys := keysOf(t, back)
+			for _, k := range []string{"format", "generated_at", "organisation", "asset", "round", "version", "annotations", "steps", "change_requests", "audit", "keys"} {
+				if _, ok := m[k]; !ok {
+					t.Fatalf("the JSON has no %q: %v", k, m)
+				}
+			}
+			for _, s := range back.Steps {
+				if err := s.Signature.VerifySeal(keys); err != nil {
+					t.Fatalf("the JSON's %s signature does not verify: %v", s.Role, err)
+				}
+				forged := *s.Signature
+				forged.SignerName = "Someone Else"
+				if err := forged.VerifySeal(keys); err == nil {
+					t.Fatal("a signature with another printed name verified")
+				}
+			}
+
+			// The checklist: the change raised in round 1, confirmed in round 2.
+			if len(rec.ChangeRequests) != 1 {
+				t.Fatalf("change requests: %+v", rec.ChangeRequests)
+			}
+			cr := rec.ChangeRequests[0]
+			if cr.Place != fairbalance.ChangeInChecklist || cr.Status != "confirmed" || cr.RaisedInRound != 1 || cr.ConfirmedInRound != 2 ||
+				cr.Text != "Cite the LDL-C study on page 2." || cr.DoneNote != "Cited on page 2" || cr.DoneBy == nil || cr.DoneBy.ID != marketer.UserID ||
+				cr.ConfirmedBy == nil || cr.ConfirmedBy.ID != e.own[fairbalance.RoleReviewerMedical].UserID || cr.Role != "reviewer_medical" {
+				t.Fatalf("checklist: %+v", cr)
+			}
+
+			// The audit entries: the round's, as stored, their hashes intact.
+			var actions []string
+			stored := map[int64]fairbalance.AuditEntry{}
+			all, err := e.db.View().ListAudit(e.ctx, fairbalance.AuditFilter{OrgID: e.orgs["own"], Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range all {
+				stored[x.ID] = x
+			}
+			for i, x := range back.Audit.Entries {
+				db, ok := stored[x.Seq]
+				if !ok || db.Hash != x.Hash || !hashOK(x) || !x.HashValid || (i > 0 && back.Audit.Entries[i-1].Seq >= x.Seq) {
+					t.Fatalf("entry %d: %+v", x.Seq, x)
+				}
+				if x.Action == fairbalance.ActionStepChangesRequested || x.ObjectType == "review_steps" && !slices.ContainsFunc(rec.Steps, func(s fairbalance.RecordStep) bool { return s.ID == x.ObjectID }) ||
+					x.ObjectType == "reviews" && x.ObjectID != r2 || x.ObjectType == "assets" && !strings.Contains(string(x.Meta), r2) {
+					t.Fatalf("an entry of another round in round 2's record: %+v", x)
+				}
+				actions = append(actions, x.Action)
+			}
+			want := map[string]int{fairbalance.ActionAssetSubmitted: 1, fairbalance.ActionStepActivated: 3, fairbalance.ActionStepApproved: 2,
+				fairbalance.ActionStepApprovedWithChanges: 1, fairbalance.ActionReviewClosed: 1, fairbalance.ActionAssetApproved: 1,
+				fairbalance.ActionChangeRequestRaised: 1, fairbalance.ActionChangeRequestDone: 1, fairbalance.ActionChangeRequestConfirmed: 1}
+			for action, n := range want {
+				if got := countOf(actions, action); got != n {
+					t.Fatalf("%d %s entries, want %d: %v", got, action, n, actions)
+				}
+			}
+			cp := back.Audit.Checkpoint
+			if cp == nil || !cp.SignatureValid || !cp.ChainMatches || !cp.CoversEntries || cp.Verify(keys) != nil || cp.Seq < back.Audit.Entries[len(back.Audit.Entries)-1].Seq {
+				t.Fatalf("checkpoint: %+v", cp)
+			}
+			if x := back.Audit.Export; x == nil || x.Action != fairbalance.ActionReviewRecordExported || x.ObjectID != r2 || !hashOK(*x) {
+				t.Fatalf("export entry: %+v", x)
+			}
+			if e.auditCount(t, fairbalance.ActionReviewRecordExported) != before+1 {
+				t.Fatal("the export was not recorded")
+			}
+			last := lastEntry(t, e.matrixEnv, e.orgs["own"], fairbalance.ActionReviewRecordExported)
+			if last.ActorID != marketer.UserID || !strings.Contains(string(last.Meta), `"format":"pdf"`) || last.ObjectType != "reviews" {
+				t.Fatalf("export entry: %+v", last)
+			}
+
+			// The PDF: version 2's four pages, then the record's, which
+			// print every manifestation.
+			if exp.File == nil || exp.FileProblem != "" {
+				t.Fatalf("no file: %q", exp.FileProblem)
+			}
+			doc, err := recordpdf.ReviewRecord(rec, exp.File, exp.FileProblem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := os.Getenv("RECORD_PDF_OUT"); out != "" {
+				_ = os.WriteFile(out, doc, 0o644)
+			}
+			text, err := pdftext.Extract(bytes.NewReader(doc), int64(len(doc)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			pageTexts := version["page_texts"].([]any)
+			if len(text.Pages) <= 4 {
+				t.Fatalf("%d pages", len(text.Pages))
+			}
+			for i, p := range text.Pages {
+				if i < 4 {
+					if p != pageTexts[i] {
+						t.Fatalf("page %d is not the version's: %q", i+1, p)
+					}
+					continue
+				}
+				if !strings.Contains(p, "REVIEW RECORD") || !strings.Contains(p, fmt.Sprintf("Page %d of %d", i+1, len(text.Pages))) {
+					t.Fatalf("page %d is not a record page: %q", i+1, p)
+				}
+			}
+			recordText := strings.Join(text.Pages[4:], "\n")
+			for _, s := range rec.Steps {
+				for _, want := range []string{s.Signature.SignerName, s.Signature.SignedAt.UTC().Format("2006-01-02 15:04:05"), s.Signature.Seal} {
+					if !strings.Contains(recordText, want) {
+						t.Fatalf("the record does not print %q of the %s signature", want, s.Role)
+					}
+				}
+			}
+			for _, want := range []string{"Approval", rv.SHA256, ra.JobCode, "Cite the LDL-C study on page 2.", "Pages 1 to 4 are version 2"} {
+				if !strings.Contains(recordText, want) {
+					t.Fatalf("the record does not print %q", want)
+				}
+			}
+
+			// Round 1, as JSON, by a reviewer: the change it raised.
+			exp1, err := e.data.Records.ReviewRecord(e.ctx, legal, r1, service.FormatJSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exp1.File != nil {
+				t.Fatal("a JSON export opened the file")
+			}
+			rec1 := exp1.Record
+			if rec1.Round.Number != 1 || rec1.Round.Status != "changes_requested" || rec1.Version.Number != 1 || len(rec1.ChangeRequests) != 1 ||
+				rec1.ChangeRequests[0].Place != fairbalance.ChangeRaisedHere || rec1.Steps[0].Signature.Meaning != "review" || !rec1.Steps[0].Check.Valid {
+				t.Fatalf("round 1: %+v", rec1)
+			}
+			if last := lastEntry(t, e.matrixEnv, e.orgs["own"], fairbalance.ActionReviewRecordExported); !strings.Contains(string(last.Meta), `"format":"json"`) {
+				t.Fatalf("json export entry: %+v", last)
+			}
+
+			// A signature altered in the database shows as not valid in the
+			// next record, and its seal no longer verifies from the JSON.
+			sigID := rec.Steps[1].Signature.ID
+			e.exec(t, []string{"DROP TRIGGER signatures_no_update", "UPDATE signatures SET signer_name = 'Dr. Impostor' WHERE id = '" + sigID + "'"},
+				[]string{"ALTER TABLE signatures DISABLE TRIGGER signatures_no_update", "UPDATE signatures SET signer_name = 'Dr. Impostor' WHERE id = '" + sigID + "'"})
+			exp2, err := e.data.Records.ReviewRecord(e.ctx, e.own[fairbalance.RoleOwner], r2, service.FormatJSON)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := exp2.Record.Steps[1]
+			if s.Check.Valid || s.Check.SealIntact || !s.Check.BoundToStep || !s.Check.RenditionMatches || !strings.Contains(s.Check.Reason, "altered") {
+				t.Fatalf("altered signature: %+v", s.Check)
+			}
+			_, back2 := recordJSON(t, exp2.Record)
+			if err := back2.Steps[1].Signature.VerifySeal(keysOf(t, back2)); err == nil {
+				t.Fatal("an altered signature verified from the JSON")
+			}
+		})
+	}
+}
+
+func countOf(list []string, v string) int {
+	n := 0
+	for _, x := range list {
+		if x == v {
+			n++
+		}
+	}
+	return n
+}
+
+// hashOK recomputes a listed entry's hash from its fields, as a verifier would.
+func hashOK(x fairbalance.RecordAuditEntry) bool {
+	e := x.Entry()
+	return e.ComputeHash() == x.Hash
+}
