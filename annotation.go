@@ -3,6 +3,7 @@ package fairbalance
 import (
 	"math"
 	"slices"
+	"time"
 	"unicode/utf8"
 )
 
@@ -174,4 +175,65 @@ func PageOf(text []rune, offset int) int {
 		}
 	}
 	return page
+}
+
+// Annotation is one version's row of a thread (table annotations).
+type Annotation struct {
+	ID           string             `json:"id"`
+	OrgID        string             `json:"org_id"`
+	AssetID      string             `json:"asset_id"`
+	VersionID    string             `json:"version_id"`
+	ThreadID     string             `json:"thread_id"`
+	Category     AnnotationCategory `json:"category"`
+	Body         string             `json:"body"`
+	State        AnnotationState    `json:"state"`
+	AnchorStatus AnchorStatus       `json:"anchor_status"`
+	Target       Target             `json:"target"`
+	// SortPage and SortPos order a version's annotations for reading
+	// (Target.SortKey; orphaned ones come after every page).
+	SortPage int `json:"sort_page"`
+	SortPos  int `json:"sort_pos"`
+	// ReferenceID, ReferencePage and ReferenceQuote: the passage that
+	// substantiates a claim (a claim_needs_reference annotation).
+	ReferenceID    *string    `json:"reference_id"`
+	ReferencePage  *int       `json:"reference_page"`
+	ReferenceQuote string     `json:"reference_quote"`
+	CreatedBy      string     `json:"created_by"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+	ResolvedBy     *string    `json:"resolved_by"`
+	ResolvedAt     *time.Time `json:"resolved_at"`
+	// CarriedFrom is the previous version's row this one was carried from.
+	CarriedFrom *string `json:"carried_from"`
+}
+
+// AnnotationReply is a reply in a thread (table annotation_replies),
+// written on the thread's row AnnotationID.
+type AnnotationReply struct {
+	ID           string    `json:"id"`
+	OrgID        string    `json:"org_id"`
+	AssetID      string    `json:"asset_id"`
+	ThreadID     string    `json:"thread_id"`
+	AnnotationID string    `json:"annotation_id"`
+	Body         string    `json:"body"`
+	CreatedBy    string    `json:"created_by"`
+	CreatedAt    time.Time `json:"created_at"`
+}
+
+// MaxAnnotationBody bounds an annotation's or a reply's text, in code points.
+const MaxAnnotationBody = 5000
+
+// SortKey is where t sits on its version, for reading order: the page,
+// then the offset (text) or the top of the box in millionths (region).
+func (t Target) SortKey(text []rune) (page, pos int) {
+	if t.Type == TargetRegion {
+		if t.Page != nil && t.Y != nil {
+			return *t.Page, int(*t.Y * 1e6)
+		}
+		return 1, 0
+	}
+	if t.Start == nil {
+		return 1, 0
+	}
+	return PageOf(text, *t.Start), *t.Start
 }

@@ -82,13 +82,25 @@ const (
 	ActionNotificationsRead = "notifications_read"
 )
 
+// Audit actions of annotations (issue 16).
+const (
+	ActionAnnotationCreated  = "annotation_created"
+	ActionAnnotationReplied  = "annotation_replied"
+	ActionAnnotationResolved = "annotation_resolved"
+	ActionAnnotationReopened = "annotation_reopened"
+	// ActionAnnotationsCarried: a new version took the previous one's open
+	// annotations, each re-anchored (meta: how many anchored, moved and
+	// orphaned).
+	ActionAnnotationsCarried = "annotations_carried_forward"
+)
+
 // Audit actions of the exports (issue 16): a member exported the review
 // record of a round (meta.format: pdf or json) or the Form 2253 data of
 // an approved asset. Exports change nothing; they are recorded because who
 // took a copy of the record, and when, is part of it.
 const (
-	ActionReviewRecordExported = "review.record_exported"
-	ActionForm2253Exported     = "asset.form_2253_exported"
+	ActionReviewRecordExported = "review_record_exported"
+	ActionForm2253Exported     = "form_2253_exported"
 )
 
 // StepDecisionAction is the audit action of a step decided d.
@@ -172,6 +184,8 @@ var serverAuditActions = func() map[string]bool {
 		ActionChangeRequestRaised, ActionChangeRequestDone, ActionChangeRequestConfirmed,
 		ActionWorkflowTemplateSaved, ActionWorkflowTemplateDeleted, ActionReviewSettingsUpdated, ActionAssetExpirySet,
 		ActionNotificationsRead,
+		ActionAnnotationCreated, ActionAnnotationReplied, ActionAnnotationResolved, ActionAnnotationReopened,
+		ActionAnnotationsCarried,
 		ActionReviewRecordExported, ActionForm2253Exported,
 	} {
 		m[a] = true

@@ -22,6 +22,8 @@ const (
 	PrefAssetExpiring = "asset_expiring"
 	// PrefSigningLocked: a member's signing was locked (to administrators).
 	PrefSigningLocked = "signing_locked"
+	// PrefCommentMention: someone mentioned me in a comment.
+	PrefCommentMention = "comment_mention"
 )
 
 // notificationPrefs maps every NotificationKind to its switch.
@@ -36,6 +38,7 @@ var notificationPrefs = map[NotificationKind]string{
 	NotifyExpirySoon:     PrefAssetExpiring,
 	NotifyExpired:        PrefAssetExpiring,
 	NotifySigningLocked:  PrefSigningLocked,
+	NotifyMentioned:      PrefCommentMention,
 }
 
 // EmailPreference is the notification_preferences switch that says

@@ -255,11 +255,14 @@ const (
 	NotifySigningLocked NotificationKind = "signing_locked"
 	// NotifyAssetWithdrawn: an approved asset of the recipient was withdrawn.
 	NotifyAssetWithdrawn NotificationKind = "asset_withdrawn"
+	// NotifyMentioned: the recipient was mentioned (@Full Name) in an
+	// annotation or a reply.
+	NotifyMentioned NotificationKind = "mentioned"
 )
 
 // AllNotificationKinds lists every NotificationKind.
 var AllNotificationKinds = []NotificationKind{NotifyStepActivated, NotifyStepAssigned, NotifyDecision, NotifyRoundClosed,
-	NotifyDueSoon, NotifyOverdue, NotifyExpirySoon, NotifyExpired, NotifySigningLocked, NotifyAssetWithdrawn}
+	NotifyDueSoon, NotifyOverdue, NotifyExpirySoon, NotifyExpired, NotifySigningLocked, NotifyAssetWithdrawn, NotifyMentioned}
 
 // NotificationKindVocabulary is AllNotificationKinds as clients know it.
 var NotificationKindVocabulary = NewVocabulary("notification_kind", AllNotificationKinds)
@@ -410,9 +413,13 @@ type ChangeRequest struct {
 	ConfirmedBy   *string    `json:"confirmed_by"`
 	ConfirmedAt   *time.Time `json:"confirmed_at"`
 	// ConfirmedReviewID is the round in which it was confirmed.
-	ConfirmedReviewID *string   `json:"confirmed_review_id"`
-	CreatedAt         time.Time `json:"created_at"`
-	UpdatedAt         time.Time `json:"updated_at"`
+	ConfirmedReviewID *string `json:"confirmed_review_id"`
+	// AnnotationID is the annotation the request points at, if any, and
+	// ThreadID its thread (which continues on later versions).
+	AnnotationID *string   `json:"annotation_id"`
+	ThreadID     *string   `json:"thread_id"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 // Notification is an in-app notice to one member (table notifications).

@@ -38,6 +38,10 @@ type Content struct {
 	// Now is the clock.
 	Now    func() time.Time
 	policy *bluemonday.Policy
+	// onVersionAdded runs in add_asset_version's transaction after the
+	// new version v is current (prevID: the version before it): the
+	// annotations are carried forward.
+	onVersionAdded func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, prevID string, v map[string]any) error
 }
 
 // NewContent returns the content functions. storage reaches the product
@@ -651,6 +655,11 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fai
 	}
 	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetVersionCreated, "asset_versions", str(v, "id"), nil, auditVersion(v)); err != nil {
 		return nil, err
+	}
+	if ct.onVersionAdded != nil && asset.CurrentVersionID != nil {
+		if err := ct.onVersionAdded(ctx, tx, c, *asset.CurrentVersionID, v); err != nil {
+			return nil, err
+		}
 	}
 	return v, nil
 }

@@ -37,6 +37,7 @@ type demoHistory struct {
 	assetID  string
 	versions int
 	steps    map[string]string // the current round's step ids by role
+	threads  []string          // the annotation threads made, in order
 	err      error
 }
 
@@ -63,6 +64,14 @@ var demoHistories = map[string]func(h *demoHistory){
 		h.claim(fairbalance.RoleReviewerMedical, 15, 9)
 		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 14, 11, "No legal concerns for the UK adaptation.")
 		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApprovedWithChanges, 14, 16, "Approved; keep the prescribing information reference on the last page.")
+		h.annotate(fairbalance.RoleReviewerMedical, fairbalance.CategoryClaimNeedsReference, "improved lung function by 127 mL versus placebo at one year",
+			"Which study and endpoint? Trough FEV1 at week 52 in TIO-BREATHE, I assume: cite it under the claim.", 15, 11)
+		h.annotate(fairbalance.RoleReviewerRegulatory, fairbalance.CategoryFairBalance, "Important Safety Information",
+			"The ISI must be as prominent as the efficacy claim for UK field use. @Maya Marketer, can the heading match the claim's size?", 14, 15)
+		h.reply(fairbalance.RoleMarketer, 1, "Yes: the ISI heading is set in the claim's size in version 2.", 14, 17)
+		h.annotate(fairbalance.RoleReviewerLegal, fairbalance.CategoryEditorial, "breathe easier, every day",
+			"Fine as a tagline; keep it away from any efficacy number.", 14, 10)
+		h.resolve(fairbalance.RoleReviewerLegal, 2, 14, 11)
 		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionChangesRequested, 13, 10, "Two points before this can go to UK field teams.",
 			"Add the UK prescribing information reference required by the ABPI Code.",
 			"Cite the TIO-BREATHE study for the 127 mL FEV1 claim on page 1.")
@@ -71,6 +80,7 @@ var demoHistories = map[string]func(h *demoHistory){
 		h.markDone("Citation added under the claim.", 1, 11, 10)
 		h.submit(11, 11)
 		h.claim(fairbalance.RoleReviewerMedical, 10, 9)
+		h.reply(fairbalance.RoleReviewerMedical, 0, "The citation is under the claim in version 2; I will confirm it with the checklist.", 10, 10)
 		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 9, 14, "Still fine legally.")
 	},
 	// Round 1 closed asking for plain language; version 2 is uploaded and
@@ -266,6 +276,74 @@ func (h *demoHistory) decide(role string, d fairbalance.Decision, daysAgo, hour 
 	h.at(daysAgo, hour)
 	_, err := h.rv.DecideSigned(h.s.ctx, demoCaller(role), DecideInput{StepID: h.steps[role], Decision: d, Comment: comment, ChangeRequests: changes})
 	h.fail("decide "+role, err)
+}
+
+// annotate has the demo member of role comment on a quote of the
+// current version.
+func (h *demoHistory) annotate(role string, category fairbalance.AnnotationCategory, quote, body string, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("annotate", func(tx fairbalance.Tx) error {
+		rows, err := readDBRows(h.s.ctx, tx, "assets", condEq("id", h.assetID), 1, selCol("current_version_id", fairbalance.TypeText))
+		if err != nil || len(rows) == 0 {
+			return fmt.Errorf("no current version: %v", err)
+		}
+		an := &Annotations{rv: h.rv}
+		out, err := an.createAnnotation(h.s.ctx, tx, demoCaller(role), map[string]any{"version_id": str(rows[0], "current_version_id"),
+			"category": string(category), "body": body, "target": map[string]any{"type": "text", "exact": quote}})
+		if err != nil {
+			return err
+		}
+		h.threads = append(h.threads, out.(*AnnotationView).ThreadID)
+		return nil
+	})
+}
+
+// reply has the demo member of role reply in thread i (in the order made)
+// on its row of the current version.
+func (h *demoHistory) reply(role string, i int, body string, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("reply", func(tx fairbalance.Tx) error {
+		id, err := h.threadRow(tx, i)
+		if err != nil {
+			return err
+		}
+		_, err = (&Annotations{rv: h.rv}).replyAnnotation(h.s.ctx, tx, demoCaller(role), map[string]any{"annotation_id": id, "body": body})
+		return err
+	})
+}
+
+// resolve has the demo member of role resolve thread i.
+func (h *demoHistory) resolve(role string, i int, daysAgo, hour int) {
+	h.at(daysAgo, hour)
+	h.tx("resolve", func(tx fairbalance.Tx) error {
+		id, err := h.threadRow(tx, i)
+		if err != nil {
+			return err
+		}
+		_, err = (&Annotations{rv: h.rv}).setState(fairbalance.AnnotationResolved)(h.s.ctx, tx, demoCaller(role), map[string]any{"annotation_id": id})
+		return err
+	})
+}
+
+// threadRow is thread i's row on the current version, else its latest.
+func (h *demoHistory) threadRow(tx fairbalance.Tx, i int) (string, error) {
+	if i >= len(h.threads) {
+		return "", fmt.Errorf("no thread %d", i)
+	}
+	rows, _, err := rowsOf[fairbalance.Annotation](h.s.ctx, tx, AnnotationsTable(), condEq("thread_id", h.threads[i]), fairbalance.OrderTerm{Column: "updated_at", Desc: true})
+	if err != nil || len(rows) == 0 {
+		return "", fmt.Errorf("thread %d: %v", i, err)
+	}
+	cur, err := readDBRows(h.s.ctx, tx, "assets", condEq("id", h.assetID), 1, selCol("current_version_id", fairbalance.TypeText))
+	if err != nil || len(cur) == 0 {
+		return "", fmt.Errorf("no current version: %v", err)
+	}
+	for _, r := range rows {
+		if r.VersionID == str(cur[0], "current_version_id") {
+			return r.ID, nil
+		}
+	}
+	return rows[0].ID, nil
 }
 
 // markDone marks the first n open change requests done, as the marketer.

@@ -196,6 +196,33 @@ func TestDemoReviewHistory(t *testing.T) {
 			if statuses["confirmed"] == 0 || statuses["open"] == 0 || statuses["done"] == 0 {
 				t.Errorf("change requests by status: %v", statuses)
 			}
+			// The detail aid in its second round shows its threads: two
+			// carried onto version 2 with their replies, one resolved on
+			// version 1.
+			var notes []struct {
+				ThreadID     string  `json:"thread_id"`
+				VersionID    string  `json:"version_id"`
+				State        string  `json:"state"`
+				AnchorStatus string  `json:"anchor_status"`
+				CarriedFrom  *string `json:"carried_from"`
+			}
+			read("annotations", "select=thread_id,version_id,state,anchor_status,carried_from", &notes)
+			carried, resolved := 0, 0
+			for _, n := range notes {
+				if n.CarriedFrom != nil && n.AnchorStatus != "orphaned" {
+					carried++
+				}
+				if n.State == "resolved" {
+					resolved++
+				}
+			}
+			var replies []struct {
+				Body string `json:"body"`
+			}
+			read("annotation_replies", "select=body", &replies)
+			if len(notes) != 5 || carried != 2 || resolved != 1 || len(replies) != 2 {
+				t.Errorf("demo annotations: %d rows, %d carried, %d resolved, %d replies; want 5, 2, 1, 2", len(notes), carried, resolved, len(replies))
+			}
 			// The Review Center has work for the demo's medical reviewer.
 			medical := fairbalance.Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(fairbalance.RoleReviewerMedical), OrgID: fairbalance.DemoOrgID, Member: fairbalance.RoleReviewerMedical, Demo: true}
 			raw, err := data.Call(ctx, medical, "review_queue", map[string]any{"tab": "mine"}, true)

@@ -43,6 +43,9 @@ type Registry struct {
 	// Reviews are the review workflow's functions (and the entry points of
 	// its background jobs).
 	Reviews *Reviews
+	// Annotations are the annotation functions; the review record reads
+	// them (ForVersion).
+	Annotations *Annotations
 	// Records exports the review record of a round and the Form 2253 data
 	// of an approved asset (served at /api, not as functions: they answer
 	// documents).
@@ -67,9 +70,13 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r.RegisterFunctions(r.recordFunctions()...)
 	r.RegisterFunctions(r.workspaceFunctions()...)
 	r.RegisterFunctions(r.searchFunctions()...)
-	r.RegisterFunctions(NewContent(storage).Functions()...)
 	r.Reviews = &Reviews{reg: r, Now: func() time.Time { return time.Now().UTC() }}
+	r.Annotations = &Annotations{rv: r.Reviews}
+	content := NewContent(storage)
+	content.onVersionAdded = r.Annotations.carry
+	r.RegisterFunctions(content.Functions()...)
 	r.RegisterFunctions(r.Reviews.Functions()...)
+	r.RegisterFunctions(r.Annotations.Functions()...)
 	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {

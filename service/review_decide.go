@@ -31,6 +31,9 @@ type DecideInput struct {
 	// ChangeRequests are the texts of the changes asked for (changes
 	// requested only).
 	ChangeRequests []string
+	// ChangeRequestAnnotations are, for each of ChangeRequests, the
+	// annotation (on the version under review) it points at, or "".
+	ChangeRequestAnnotations []string
 }
 
 func decodeDecide(args map[string]any) (DecideInput, error) {
@@ -45,11 +48,17 @@ func decodeDecide(args map[string]any) (DecideInput, error) {
 			switch x := x.(type) {
 			case string:
 				in.ChangeRequests = append(in.ChangeRequests, strings.TrimSpace(x))
+				in.ChangeRequestAnnotations = append(in.ChangeRequestAnnotations, "")
 			case map[string]any:
 				s, _ := x["text"].(string)
+				id, ok := x["annotation_id"].(string)
+				if x["annotation_id"] != nil && (!ok || !auth.IsUUID(id)) {
+					v.raise("change_requests", "A change request's annotation_id is the id of an annotation.")
+				}
 				in.ChangeRequests = append(in.ChangeRequests, strings.TrimSpace(s))
+				in.ChangeRequestAnnotations = append(in.ChangeRequestAnnotations, strings.ToLower(id))
 			default:
-				v.raise("change_requests", "Each change request is a text.")
+				v.raise("change_requests", "Each change request is a text, or {\"text\", \"annotation_id\"}.")
 			}
 		}
 	default:
@@ -315,10 +324,22 @@ func (rv *Reviews) decideStep(ctx context.Context, tx fairbalance.Tx, c fairbala
 		return nil, err
 	}
 	crs := []map[string]any{}
-	for _, text := range in.ChangeRequests {
+	for i, text := range in.ChangeRequests {
+		var annotationID, threadID any
+		if i < len(in.ChangeRequestAnnotations) && in.ChangeRequestAnnotations[i] != "" {
+			an, _, err := rowOf[fairbalance.Annotation](ctx, tx, c, AnnotationsTable(), in.ChangeRequestAnnotations[i])
+			if err != nil {
+				return nil, err
+			}
+			if an == nil || an.VersionID != review.VersionID {
+				return nil, onField(raise("A change request points at an annotation of the version under review."), "change_requests")
+			}
+			annotationID, threadID = an.ID, an.ThreadID
+		}
 		cr, err := insertRow(ctx, tx, ChangeRequestsTable(), map[string]any{"id": auth.NewUUID(), "org_id": review.OrgID, "asset_id": review.AssetID,
 			"review_id": review.ID, "step_id": step.ID, "role": string(step.Role), "raised_by": c.UserID, "text": text,
-			"status": string(fairbalance.ChangeOpen), "done_note": "", "created_at": now, "updated_at": now})
+			"status": string(fairbalance.ChangeOpen), "done_note": "", "annotation_id": annotationID, "thread_id": threadID,
+			"created_at": now, "updated_at": now})
 		if err != nil {
 			return nil, err
 		}

@@ -179,7 +179,7 @@ func TestReviewDomainTypesMatchRegistry(t *testing.T) {
 	types := map[string]any{
 		"workflow_templates": fairbalance.WorkflowTemplate{}, "review_settings": fairbalance.ReviewSettings{}, "reviews": fairbalance.Review{},
 		"review_steps": fairbalance.ReviewStep{}, "signatures": fairbalance.Signature{}, "change_requests": fairbalance.ChangeRequest{},
-		"notifications": fairbalance.Notification{},
+		"notifications": fairbalance.Notification{}, "annotations": fairbalance.Annotation{}, "annotation_replies": fairbalance.AnnotationReply{},
 	}
 	for _, table := range service.ReviewTables() {
 		v, ok := types[table.Name]

@@ -183,11 +183,14 @@ func ChangeRequestsTable() *TableSpec {
 			serverCol("confirmed_by", fairbalance.TypeUUID, true),
 			serverCol("confirmed_at", fairbalance.TypeTimestamp, true),
 			serverCol("confirmed_review_id", fairbalance.TypeUUID, true),
+			serverCol("annotation_id", fairbalance.TypeUUID, true),
+			serverCol("thread_id", fairbalance.TypeUUID, true),
 		),
 		Relations: []RelationSpec{
 			{Name: "reviews", Table: "reviews", LocalColumn: "review_id", ForeignColumn: "id"},
 			{Name: "review_steps", Table: "review_steps", LocalColumn: "step_id", ForeignColumn: "id"},
 			{Name: "raiser", Table: "profiles_v2", LocalColumn: "raised_by", ForeignColumn: "id"},
+			{Name: "annotations", Table: "annotations", LocalColumn: "annotation_id", ForeignColumn: "id"},
 		},
 		Rows: orgScoped("org_id"),
 	}
@@ -228,5 +231,67 @@ func NotificationsTable() *TableSpec {
 
 // reviewTables are the review workflow's tables.
 func reviewTables() []*TableSpec {
-	return []*TableSpec{WorkflowTemplatesTable(), ReviewSettingsTable(), ReviewsTable(), ReviewStepsTable(), SignaturesTable(), ChangeRequestsTable(), NotificationsTable()}
+	return []*TableSpec{WorkflowTemplatesTable(), ReviewSettingsTable(), ReviewsTable(), ReviewStepsTable(), SignaturesTable(), ChangeRequestsTable(), NotificationsTable(),
+		AnnotationsTable(), AnnotationRepliesTable()}
+}
+
+// AnnotationsTable is annotations: each version's rows of the comment
+// threads anchored in it (issue 16). Written only by the annotation
+// functions (annotations.go).
+func AnnotationsTable() *TableSpec {
+	return &TableSpec{
+		Name: "annotations", Key: []string{"id"},
+		Columns: stamps(
+			serverCol("id", fairbalance.TypeUUID, false),
+			serverCol("org_id", fairbalance.TypeUUID, false),
+			serverCol("asset_id", fairbalance.TypeUUID, false),
+			serverCol("version_id", fairbalance.TypeUUID, false),
+			serverCol("thread_id", fairbalance.TypeUUID, false),
+			serverEnum("category", &fairbalance.AnnotationCategoryVocabulary),
+			serverCol("body", fairbalance.TypeText, false),
+			serverEnum("state", &fairbalance.AnnotationStateVocabulary),
+			serverEnum("anchor_status", &fairbalance.AnchorStatusVocabulary),
+			serverCol("target", fairbalance.TypeJSON, false),
+			serverCol("sort_page", fairbalance.TypeInteger, false),
+			serverCol("sort_pos", fairbalance.TypeInteger, false),
+			serverCol("reference_id", fairbalance.TypeUUID, true),
+			serverCol("reference_page", fairbalance.TypeInteger, true),
+			serverCol("reference_quote", fairbalance.TypeText, false),
+			serverCol("created_by", fairbalance.TypeUUID, false),
+			serverCol("resolved_by", fairbalance.TypeUUID, true),
+			serverCol("resolved_at", fairbalance.TypeTimestamp, true),
+			serverCol("carried_from", fairbalance.TypeUUID, true),
+		),
+		Relations: []RelationSpec{
+			{Name: "assets", Table: "assets", LocalColumn: "asset_id", ForeignColumn: "id"},
+			{Name: "asset_versions", Table: "asset_versions", LocalColumn: "version_id", ForeignColumn: "id"},
+			{Name: "author", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
+			{Name: "content_references", Table: "content_references", LocalColumn: "reference_id", ForeignColumn: "id"},
+			{Name: "annotation_replies", Table: "annotation_replies", LocalColumn: "thread_id", ForeignColumn: "thread_id", Many: true},
+		},
+		Rows: orgScoped("org_id"),
+	}
+}
+
+// AnnotationRepliesTable is annotation_replies: the replies of each
+// thread, listed on every version's row of it.
+func AnnotationRepliesTable() *TableSpec {
+	return &TableSpec{
+		Name: "annotation_replies", Key: []string{"id"},
+		Columns: []ColumnSpec{
+			serverCol("id", fairbalance.TypeUUID, false),
+			serverCol("org_id", fairbalance.TypeUUID, false),
+			serverCol("asset_id", fairbalance.TypeUUID, false),
+			serverCol("thread_id", fairbalance.TypeUUID, false),
+			serverCol("annotation_id", fairbalance.TypeUUID, false),
+			serverCol("body", fairbalance.TypeText, false),
+			serverCol("created_by", fairbalance.TypeUUID, false),
+			serverCol("created_at", fairbalance.TypeTimestamp, false),
+		},
+		Relations: []RelationSpec{
+			{Name: "annotations", Table: "annotations", LocalColumn: "annotation_id", ForeignColumn: "id"},
+			{Name: "author", Table: "profiles_v2", LocalColumn: "created_by", ForeignColumn: "id"},
+		},
+		Rows: orgScoped("org_id"),
+	}
 }

@@ -5,6 +5,155 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      annotation_replies: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          thread_id: string
+          annotation_id: string
+          body: string
+          created_by: string
+          created_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          thread_id?: string
+          annotation_id?: string
+          body?: string
+          created_by?: string
+          created_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          thread_id?: string
+          annotation_id?: string
+          body?: string
+          created_by?: string
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "annotation_replies_annotation_id_fkey"
+            columns: ["annotation_id"]
+            isOneToOne: false
+            referencedRelation: "annotations"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "annotation_replies_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      annotations: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          version_id: string
+          thread_id: string
+          category: "claim_needs_reference" | "fair_balance" | "off_label" | "editorial" | "legal" | "regulatory" | "other"
+          body: string
+          state: "open" | "resolved"
+          anchor_status: "anchored" | "moved" | "orphaned"
+          target: Json
+          sort_page: number
+          sort_pos: number
+          reference_id: string | null
+          reference_page: number | null
+          reference_quote: string
+          created_by: string
+          resolved_by: string | null
+          resolved_at: string | null
+          carried_from: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          thread_id?: string
+          category?: "claim_needs_reference" | "fair_balance" | "off_label" | "editorial" | "legal" | "regulatory" | "other"
+          body?: string
+          state?: "open" | "resolved"
+          anchor_status?: "anchored" | "moved" | "orphaned"
+          target?: Json
+          sort_page?: number
+          sort_pos?: number
+          reference_id?: string | null
+          reference_page?: number | null
+          reference_quote?: string
+          created_by?: string
+          resolved_by?: string | null
+          resolved_at?: string | null
+          carried_from?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          thread_id?: string
+          category?: "claim_needs_reference" | "fair_balance" | "off_label" | "editorial" | "legal" | "regulatory" | "other"
+          body?: string
+          state?: "open" | "resolved"
+          anchor_status?: "anchored" | "moved" | "orphaned"
+          target?: Json
+          sort_page?: number
+          sort_pos?: number
+          reference_id?: string | null
+          reference_page?: number | null
+          reference_quote?: string
+          created_by?: string
+          resolved_by?: string | null
+          resolved_at?: string | null
+          carried_from?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "annotations_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "annotations_version_id_fkey"
+            columns: ["version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "annotations_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "annotations_reference_id_fkey"
+            columns: ["reference_id"]
+            isOneToOne: false
+            referencedRelation: "content_references"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       asset_versions: {
         Row: {
           id: string
@@ -298,6 +447,8 @@ export type Database = {
           confirmed_by: string | null
           confirmed_at: string | null
           confirmed_review_id: string | null
+          annotation_id: string | null
+          thread_id: string | null
           created_at: string
           updated_at: string
         }
@@ -318,6 +469,8 @@ export type Database = {
           confirmed_by?: string | null
           confirmed_at?: string | null
           confirmed_review_id?: string | null
+          annotation_id?: string | null
+          thread_id?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -338,6 +491,8 @@ export type Database = {
           confirmed_by?: string | null
           confirmed_at?: string | null
           confirmed_review_id?: string | null
+          annotation_id?: string | null
+          thread_id?: string | null
           created_at?: string
           updated_at?: string
         }
@@ -361,6 +516,13 @@ export type Database = {
             columns: ["raised_by"]
             isOneToOne: false
             referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "change_requests_annotation_id_fkey"
+            columns: ["annotation_id"]
+            isOneToOne: false
+            referencedRelation: "annotations"
             referencedColumns: ["id"]
           },
         ]
@@ -642,7 +804,7 @@ export type Database = {
           id: string
           org_id: string
           user_id: string
-          kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn" | "mentioned"
           title: string
           body: string
           asset_id: string | null
@@ -657,7 +819,7 @@ export type Database = {
           id?: string
           org_id?: string
           user_id?: string
-          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn" | "mentioned"
           title?: string
           body?: string
           asset_id?: string | null
@@ -672,7 +834,7 @@ export type Database = {
           id?: string
           org_id?: string
           user_id?: string
-          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+          kind?: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn" | "mentioned"
           title?: string
           body?: string
           asset_id?: string | null
@@ -1345,6 +1507,18 @@ export type Database = {
         Args: { [_ in never]: never }
         Returns: Json
       }
+      create_annotation: {
+        Args: {
+          body: string
+          category: string
+          reference_id?: string
+          reference_page?: number
+          reference_quote?: string
+          target: Json
+          version_id: string
+        }
+        Returns: Json
+      }
       create_asset: {
         Args: {
           audience: string
@@ -1439,9 +1613,28 @@ export type Database = {
         }
         Returns: Json
       }
+      reopen_annotation: {
+        Args: {
+          annotation_id: string
+        }
+        Returns: Json
+      }
+      reply_annotation: {
+        Args: {
+          annotation_id: string
+          body: string
+        }
+        Returns: Json
+      }
       resend_invite: {
         Args: {
           invite_id: string
+        }
+        Returns: Json
+      }
+      resolve_annotation: {
+        Args: {
+          annotation_id: string
         }
         Returns: Json
       }
@@ -1528,6 +1721,12 @@ export type Database = {
         }
         Returns: Json
       }
+      version_annotations: {
+        Args: {
+          version_id: string
+        }
+        Returns: Json
+      }
       withdraw_asset: {
         Args: {
           asset_id: string
@@ -1543,6 +1742,9 @@ export type Database = {
       }
     }
     Enums: {
+      anchor_status: "anchored" | "moved" | "orphaned"
+      annotation_category: "claim_needs_reference" | "fair_balance" | "off_label" | "editorial" | "legal" | "regulatory" | "other"
+      annotation_state: "open" | "resolved"
       asset_status: "draft" | "in_review" | "changes_requested" | "approved" | "rejected" | "expired" | "withdrawn" | "archived"
       asset_type: "email" | "web_page" | "detail_aid" | "social_post" | "banner" | "print" | "video_script" | "other"
       audience: "hcp" | "patient" | "payer"
@@ -1551,7 +1753,7 @@ export type Database = {
       decision: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
       module_kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
       module_status: "draft" | "approved" | "retired"
-      notification_kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn"
+      notification_kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn" | "mentioned"
       reference_kind: "prescribing_information" | "clinical_study" | "data_on_file" | "guideline" | "publication" | "other"
       reference_status: "active" | "withdrawn"
       review_status: "open" | "approved" | "changes_requested" | "rejected" | "withdrawn"
@@ -1569,6 +1771,9 @@ export type Database = {
 export const Constants = {
   public: {
     Enums: {
+      anchor_status: ["anchored", "moved", "orphaned"],
+      annotation_category: ["claim_needs_reference", "fair_balance", "off_label", "editorial", "legal", "regulatory", "other"],
+      annotation_state: ["open", "resolved"],
       asset_status: ["draft", "in_review", "changes_requested", "approved", "rejected", "expired", "withdrawn", "archived"],
       asset_type: ["email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script", "other"],
       audience: ["hcp", "patient", "payer"],
@@ -1577,7 +1782,7 @@ export const Constants = {
       decision: ["approved", "approved_with_changes", "changes_requested", "rejected"],
       module_kind: ["claim", "isi", "disclaimer", "copy", "image"],
       module_status: ["draft", "approved", "retired"],
-      notification_kind: ["step_activated", "step_assigned", "decision", "round_closed", "due_soon", "overdue", "expiry_soon", "expired", "signing_locked", "asset_withdrawn"],
+      notification_kind: ["step_activated", "step_assigned", "decision", "round_closed", "due_soon", "overdue", "expiry_soon", "expired", "signing_locked", "asset_withdrawn", "mentioned"],
       reference_kind: ["prescribing_information", "clinical_study", "data_on_file", "guideline", "publication", "other"],
       reference_status: ["active", "withdrawn"],
       review_status: ["open", "approved", "changes_requested", "rejected", "withdrawn"],

@@ -173,7 +173,7 @@ function assetOf(ctx: Ctx): string {
     const name = r && OBJECTS.asset?.named(r);
     if (name) return name;
   }
-  const code = text(ctx.meta, "job_code") ?? lookup(ctx, "assets", ctx.after?.asset_id ?? ctx.before?.asset_id ?? ctx.entry.object_id);
+  const code = text(ctx.meta, "job_code") ?? lookup(ctx, "assets", ctx.after?.asset_id ?? ctx.before?.asset_id ?? text(ctx.meta, "asset_id") ?? ctx.entry.object_id);
   return code ? `the asset ${code}` : "an asset";
 }
 
@@ -220,6 +220,8 @@ const TABLES: Record<string, (ctx: Ctx, verb: string) => string> = {
   signatures: (ctx, verb) => `${verb} a signature on ${assetOf(ctx)}`,
   change_requests: (ctx, verb) => `${verb} a requested change to ${assetOf(ctx)}`,
   notifications: (_, verb) => `${verb} a notification`,
+  annotations: (ctx, verb) => `${verb} a comment on ${assetOf(ctx)}`,
+  annotation_replies: (ctx, verb) => `${verb} a reply to a comment on ${assetOf(ctx)}`,
   workflow_templates: (ctx, verb) => {
     const name = text(ctx.after ?? ctx.before, "name");
     return name ? `${verb} the review workflow ${quoted(name)}` : `${verb} a review workflow`;
@@ -334,6 +336,23 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
   review_settings_updated: (ctx) => {
     const months = text(ctx.after, "approval_validity_months");
     return months ? `set approvals to stay valid for ${months} months` : "changed the review settings";
+  },
+  // Annotations.
+  annotation_created: (ctx) => {
+    const body = text(ctx.after, "body");
+    return body ? `commented on ${assetOf(ctx)}: ${quoted(body)}` : `commented on ${assetOf(ctx)}`;
+  },
+  annotation_replied: (ctx) => {
+    const body = text(ctx.after, "body");
+    return body ? `replied to a comment on ${assetOf(ctx)}: ${quoted(body)}` : `replied to a comment on ${assetOf(ctx)}`;
+  },
+  annotation_resolved: (ctx) => `resolved a comment on ${assetOf(ctx)}`,
+  annotation_reopened: (ctx) => `reopened a comment on ${assetOf(ctx)}`,
+  annotations_carried_forward: (ctx) => {
+    const n = text(ctx.meta, "threads");
+    const orphaned = text(ctx.meta, "orphaned");
+    const lost = orphaned && orphaned !== "0" ? ` (${orphaned} no longer found in the text)` : "";
+    return `carried ${n === "1" ? "1 open comment" : `${n ?? "the open"} comments`} onto the new version of ${assetOf(ctx)}${lost}`;
   },
   notifications_read: (ctx) => {
     const n = text(ctx.meta, "count");

@@ -73,8 +73,13 @@ describe("noticeSentence", () => {
   });
 
   it("has a short label for every kind", () => {
-    expect(Object.keys(NOTICE_KIND_LABELS)).toHaveLength(10);
+    expect(Object.keys(NOTICE_KIND_LABELS)).toHaveLength(11);
     expect(noticeKindLabel("expiry_soon")).toBe("Expiring soon");
+  });
+
+  it("says who mentioned the reader, around the asset's title", () => {
+    const n = notice({ kind: "mentioned", title: "Dr. Mei Medical mentioned you on Zephyra email" });
+    expect(noticeSentence(n, names, NOW)).toEqual({ before: "Dr. Mei Medical mentioned you on ", asset: n.assets?.title, after: "." });
   });
 });
 

@@ -25,6 +25,7 @@ export const NOTICE_KIND_LABELS: Record<NotificationKind, string> = {
   expired: "Expired",
   signing_locked: "Signing locked",
   asset_withdrawn: "Approval withdrawn",
+  mentioned: "Mentioned you",
 };
 
 /** "Decision" for "decision"; an unknown kind (a newer server) as given. */
@@ -100,6 +101,9 @@ export function noticeSentence(n: NotificationItem, names: ReadonlyMap<string, s
       return at("The approval of ", " has expired.");
     case "asset_withdrawn":
       return at("", " was withdrawn.");
+    case "mentioned":
+      // The server's title is "<name> mentioned you on <asset title>".
+      return n.title.endsWith(` on ${asset}`) ? at(n.title.slice(0, n.title.length - asset.length), ".") : at("You were mentioned in a comment on ", ".");
     default:
       // signing_locked and kinds a newer server adds: the server's own words.
       return fallback;
