@@ -129,14 +129,18 @@ type RecordAnnotation struct {
 	Target       Target             `json:"target"`
 	// Page is the 1-based page the target is on (a text target's start;
 	// 0 when it cannot be told, as for an orphaned quote).
-	Page           int           `json:"page"`
-	ReferenceID    *string       `json:"reference_id"`
-	ReferencePage  *int          `json:"reference_page"`
-	ReferenceQuote string        `json:"reference_quote"`
-	Author         RecordPerson  `json:"author"`
-	CreatedAt      time.Time     `json:"created_at"`
-	ResolvedBy     *RecordPerson `json:"resolved_by"`
-	ResolvedAt     *time.Time    `json:"resolved_at"`
+	Page int `json:"page"`
+	// The passage that substantiates a claim: the reference (its title and
+	// citation as they stand), the page and the quoted passage.
+	ReferenceID       *string       `json:"reference_id"`
+	ReferenceTitle    string        `json:"reference_title"`
+	ReferenceCitation string        `json:"reference_citation"`
+	ReferencePage     *int          `json:"reference_page"`
+	ReferenceQuote    string        `json:"reference_quote"`
+	Author            RecordPerson  `json:"author"`
+	CreatedAt         time.Time     `json:"created_at"`
+	ResolvedBy        *RecordPerson `json:"resolved_by"`
+	ResolvedAt        *time.Time    `json:"resolved_at"`
 	// CarriedFrom is the annotation of the previous version this one was
 	// carried forward from (nil: made on this version).
 	CarriedFrom *string       `json:"carried_from"`
@@ -211,6 +215,11 @@ type RecordChangeRequest struct {
 	// ConfirmedInRound is the number of the round that confirmed it (0:
 	// not confirmed).
 	ConfirmedInRound int `json:"confirmed_in_round"`
+	// AnnotationID is the annotation the request points at (on the
+	// version it was raised on), ThreadID its thread: the record's
+	// annotation of that thread is the same comment on this version.
+	AnnotationID *string `json:"annotation_id"`
+	ThreadID     *string `json:"thread_id"`
 }
 
 // RecordAudit is the round's audit entries, oldest first, and the

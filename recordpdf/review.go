@@ -8,6 +8,7 @@ import (
 	_ "image/jpeg" // decode JPEG versions
 	"image/png"
 	"io"
+	"slices"
 	"strings"
 
 	"fairbalance"
@@ -581,6 +582,14 @@ func (w *recordWriter) changeRequest(cr fairbalance.RecordChangeRequest) {
 	if cr.ConfirmedBy != nil {
 		meta += fmt.Sprintf("\nConfirmed by %s in round %d, %s", personPtr(cr.ConfirmedBy), cr.ConfirmedInRound, utcPtr(cr.ConfirmedAt))
 	}
+	if cr.ThreadID != nil {
+		i := slices.IndexFunc(w.rec.Annotations, func(a fairbalance.RecordAnnotation) bool { return a.ThreadID == *cr.ThreadID })
+		if i >= 0 {
+			meta += fmt.Sprintf("\nPoints at annotation A%d (section 6)", i+1)
+		} else {
+			meta += "\nPoints at an annotation of an earlier version"
+		}
+	}
 	h := float64(w.lines(cr.Text, textW))*4.8 + 2
 	w.font("sans", "", 8, muted)
 	h += float64(w.lines(meta, contentW-4)) * 4
@@ -632,14 +641,20 @@ func (w *recordWriter) annotation(n int, an fairbalance.RecordAnnotation) {
 	w.SetY(y + 6.5)
 	indent := marginX + 11
 	bodyW := contentW - 11
-	if where := location(an); where != "" {
+	if where := location(an, w.rec.Version.Kind != fairbalance.VersionAuthored); where != "" {
 		w.SetX(indent)
 		w.font("sans", "I", 8.5, muted)
 		w.MultiCell(bodyW, 4.2, clean(where), "", "L", false)
 	}
 	if an.ReferenceID != nil || an.ReferenceQuote != "" {
 		ref := "Reference"
-		if an.ReferenceID != nil {
+		switch {
+		case an.ReferenceTitle != "":
+			ref += " “" + an.ReferenceTitle + "”"
+			if an.ReferenceCitation != "" {
+				ref += " (" + an.ReferenceCitation + ")"
+			}
+		case an.ReferenceID != nil:
 			ref += " " + short(*an.ReferenceID, 8)
 		}
 		if an.ReferencePage != nil {
@@ -686,14 +701,14 @@ func (w *recordWriter) annotation(n int, an fairbalance.RecordAnnotation) {
 	w.line(w.GetY(), rule, 0.15)
 }
 
-// location says where an annotation points: the page and quote of a text
-// target, the page and box of a region.
-func location(an fairbalance.RecordAnnotation) string {
+// location says where an annotation points: the quote of a text target,
+// with its page on a paged version, or the page and box of a region.
+func location(an fairbalance.RecordAnnotation, paged bool) string {
 	t := an.Target
 	switch t.Type {
 	case fairbalance.TargetText:
 		where := ""
-		if an.Page > 0 && an.Page != 0 {
+		if an.Page > 0 && paged {
 			where = fmt.Sprintf("Page %d: ", an.Page)
 		}
 		if an.AnchorStatus == fairbalance.AnchorOrphaned {
@@ -718,6 +733,8 @@ var auditColumns = []struct {
 
 func (w *recordWriter) audit() {
 	a := w.rec.Audit
+	// The heading stays with the start of the table.
+	w.ensure(55)
 	w.section(fmt.Sprintf("Audit trail of the round (%d entries)", len(a.Entries)))
 	w.para("The entries of the organisation's hash-chained audit trail about this round: its submission, steps, decisions and signatures, change requests, annotations and exports. Each entry's full fields and hash are in the JSON export.", 8.5, muted)
 	w.Ln(2)

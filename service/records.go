@@ -276,8 +276,16 @@ func (b *recordBuilder) build(reviewID string) (*fairbalance.ReviewRecord, *fair
 		return nil, nil, err
 	}
 	rec.ChangeRequests = changes
+	annotations, threadRows, replies, err := b.annotations(version)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec.Annotations = annotations
 
-	objects := map[string][]string{"reviews": {review.ID}}
+	// The round's entries are those of its objects: the round, its steps,
+	// its change requests, the version (made, annotations carried onto
+	// it), and every row and reply of the threads on the version.
+	objects := map[string][]string{"reviews": {review.ID}, "asset_versions": {version.ID}, "annotations": threadRows, "annotation_replies": replies}
 	for _, s := range rec.Steps {
 		objects["review_steps"] = append(objects["review_steps"], s.ID)
 	}
@@ -405,7 +413,7 @@ func (b *recordBuilder) changes(review *fairbalance.Review) ([]fairbalance.Recor
 		item := fairbalance.RecordChangeRequest{ID: cr.ID, Place: place, Text: cr.Text, Role: cr.Role, Status: cr.Status,
 			RaisedBy: b.person(cr.RaisedBy), RaisedInRound: raisedIn, RaisedAt: cr.CreatedAt.UTC(), DoneBy: b.personPtr(cr.DoneBy),
 			DoneAt: utcPtr(cr.DoneAt), DoneNote: cr.DoneNote, ConfirmedBy: b.personPtr(cr.ConfirmedBy), ConfirmedAt: utcPtr(cr.ConfirmedAt),
-			ConfirmedInRound: confirmedIn}
+			ConfirmedInRound: confirmedIn, AnnotationID: cr.AnnotationID, ThreadID: cr.ThreadID}
 		if place == fairbalance.ChangeRaisedHere {
 			raised = append(raised, item)
 		} else {
@@ -413,6 +421,65 @@ func (b *recordBuilder) changes(review *fairbalance.Review) ([]fairbalance.Recor
 		}
 	}
 	return append(checklist, raised...), nil
+}
+
+// annotations are every annotation on the version (as version_annotations
+// lists them: reading order, each with its thread's replies), the ids of
+// every row of their threads (on this and earlier versions) and of their
+// replies.
+func (b *recordBuilder) annotations(v *fairbalance.Version) ([]fairbalance.RecordAnnotation, []string, []string, error) {
+	views, err := b.r.reg.Annotations.ForVersion(b.ctx, b.tx, fairbalance.Caller{Role: "service_role"}, v.ID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	out := make([]fairbalance.RecordAnnotation, 0, len(views))
+	var threads, refs []any
+	var replies []string
+	for _, a := range views {
+		page := a.SortPage
+		if a.AnchorStatus == fairbalance.AnchorOrphaned {
+			page = 0
+		}
+		ra := fairbalance.RecordAnnotation{ID: a.ID, ThreadID: a.ThreadID, Category: a.Category, Body: a.Body, State: a.State,
+			AnchorStatus: a.AnchorStatus, Target: a.Target, Page: page, ReferenceID: a.ReferenceID, ReferencePage: a.ReferencePage,
+			ReferenceQuote: a.ReferenceQuote, Author: b.person(a.CreatedBy), CreatedAt: a.CreatedAt.UTC(), ResolvedBy: b.personPtr(a.ResolvedBy),
+			ResolvedAt: utcPtr(a.ResolvedAt), CarriedFrom: a.CarriedFrom, Replies: make([]fairbalance.RecordReply, 0, len(a.Replies))}
+		for _, r := range a.Replies {
+			ra.Replies = append(ra.Replies, fairbalance.RecordReply{ID: r.ID, AnnotationID: r.AnnotationID, Body: r.Body,
+				Author: b.person(r.CreatedBy), CreatedAt: r.CreatedAt.UTC()})
+			replies = append(replies, r.ID)
+		}
+		threads = append(threads, a.ThreadID)
+		if a.ReferenceID != nil {
+			refs = append(refs, *a.ReferenceID)
+		}
+		out = append(out, ra)
+	}
+	if len(refs) > 0 {
+		rows, err := readDBRows(b.ctx, b.tx, "content_references", condIn("id", refs), 0,
+			selCol("id", fairbalance.TypeText), selCol("title", fairbalance.TypeText), selCol("citation", fairbalance.TypeText))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for i := range out {
+			for _, r := range rows {
+				if out[i].ReferenceID != nil && str(r, "id") == *out[i].ReferenceID {
+					out[i].ReferenceTitle, out[i].ReferenceCitation = str(r, "title"), str(r, "citation")
+				}
+			}
+		}
+	}
+	var rows []string
+	if len(threads) > 0 {
+		found, err := readDBRows(b.ctx, b.tx, "annotations", and(condEq("asset_id", v.AssetID), condIn("thread_id", threads)), 0, selCol("id", fairbalance.TypeText))
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, r := range found {
+			rows = append(rows, str(r, "id"))
+		}
+	}
+	return out, rows, replies, nil
 }
 
 // audit reads the round's audit entries — those of its objects (by type),
@@ -445,12 +512,21 @@ func (b *recordBuilder) audit(review *fairbalance.Review, objects map[string][]s
 		}
 	}
 	// The asset's entries that belong to the round name it in their meta
-	// (asset_submitted, asset_approved, …).
+	// (asset_submitted, asset_approved, …); a first version was made with
+	// its asset (asset_created).
 	mine := func(e fairbalance.AuditEntry) bool {
 		var m struct {
 			ReviewID string `json:"review_id"`
 		}
-		return json.Unmarshal(e.Meta, &m) == nil && m.ReviewID == review.ID
+		if json.Unmarshal(e.Meta, &m) == nil && m.ReviewID == review.ID {
+			return true
+		}
+		var made struct {
+			Version struct {
+				ID string `json:"id"`
+			} `json:"version"`
+		}
+		return e.Action == fairbalance.ActionAssetCreated && json.Unmarshal(e.After, &made) == nil && made.Version.ID == review.VersionID
 	}
 	if err := b.listAll(fairbalance.AuditFilter{OrgID: review.OrgID, ObjectType: "assets", ObjectID: review.AssetID}, mine, add); err != nil {
 		return out, err

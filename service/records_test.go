@@ -33,14 +33,15 @@ import (
 const isiLine = "IMPORTANT SAFETY INFORMATION: Zelvora can cause liver problems."
 
 // detailAid is a PDF of pages pages, the last carrying the ISI; word marks
-// the version on every page.
-func detailAid(t testing.TB, word string, pages int) []byte {
+// the version on every page, and extra paragraphs follow on page 1.
+func detailAid(t testing.TB, word string, pages int, extra ...string) []byte {
 	t.Helper()
 	ps := make([]samplepdf.Page, pages)
 	for i := range ps {
 		ps[i] = samplepdf.Page{Heading: fmt.Sprintf("Zelvora %s page %d", word, i+1),
-			Paragraphs: []string{fmt.Sprintf("Zelvora lowers LDL-C by half in adults (%s, page %d).", word, i+1)}}
+			Paragraphs: []string{fmt.Sprintf("Page %d of the %s edition: Zelvora lowers LDL-C by half in adults.", i+1, word)}}
 	}
+	ps[0].Paragraphs = append(ps[0].Paragraphs, extra...)
 	ps[pages-1].Paragraphs = append(ps[pages-1].Paragraphs, isiLine)
 	b, err := samplepdf.Generate("Zelvora detail aid "+word, ps)
 	if err != nil {
@@ -77,17 +78,29 @@ func (e *recordBench) pdfAsset(t *testing.T, title string, pdf []byte) map[strin
 		"channel": "Field force", "market": "US", "product_id": e.product["id"], "file_path": path, "file_name": "detail-aid-v1.pdf"})
 }
 
-// twoRounds takes an asset through round 1 (medical requests a change,
-// the others approve) and round 2 on a new 4-page version (the change
-// confirmed, every step approving); it returns both rounds' ids.
+// twoRounds takes an asset through round 1 (three annotations — a claim
+// on page 2 with a reply, a region on page 1, a sentence that version 2
+// drops — and medical requests a change pointing at the claim, the others
+// approve) and round 2 on a new 4-page version (the change confirmed,
+// every step approving); it returns both rounds' ids.
 func (e *recordBench) twoRounds(t *testing.T, assetID string) (r1, r2 string) {
 	t.Helper()
 	marketer := e.own[fairbalance.RoleMarketer]
 	med, legal, reg := e.own[fairbalance.RoleReviewerMedical], e.own[fairbalance.RoleReviewerLegal], e.own[fairbalance.RoleReviewerRegulatory]
 	round, steps := e.submit(t, assetID)
 	r1 = round["id"].(string)
-	e.clock = e.clock.Add(time.Hour)
-	e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "changes_requested", "change_requests", []any{"Cite the LDL-C study on page 2."})
+	v1 := round["version_id"].(string)
+	e.clock = e.clock.Add(30 * time.Minute)
+	claim := e.must(t, med, "create_annotation", map[string]any{"version_id": v1, "category": "claim_needs_reference",
+		"body": "Which study shows half? Cite it here.", "target": map[string]any{"type": "text", "exact": "Page 2 of the first edition: Zelvora lowers LDL-C by half"}})
+	e.must(t, marketer, "reply_annotation", map[string]any{"annotation_id": claim["id"], "body": "The LDL-C study; version 2 cites it."})
+	e.must(t, legal, "create_annotation", map[string]any{"version_id": v1, "category": "legal", "body": "The logo needs the trademark symbol.",
+		"target": map[string]any{"type": "region", "page": 1, "x": 0.1, "y": 0.05, "width": 0.5, "height": 0.08}})
+	e.must(t, reg, "create_annotation", map[string]any{"version_id": v1, "category": "regulatory", "body": "Unsupported: remove or substantiate.",
+		"target": map[string]any{"type": "text", "exact": "Trusted by thousands of cardiologists."}})
+	e.clock = e.clock.Add(30 * time.Minute)
+	e.mustDecide(t, med, steps["reviewer_medical"]["id"].(string), "changes_requested", "change_requests",
+		[]any{map[string]any{"text": "Cite the LDL-C study on page 2.", "annotation_id": claim["id"]}})
 	e.mustDecide(t, legal, steps["reviewer_legal"]["id"].(string), "approved")
 	e.mustDecide(t, reg, steps["reviewer_regulatory"]["id"].(string), "approved")
 
@@ -158,7 +171,7 @@ func TestReviewRecordExport(t *testing.T) {
 			if _, err := patchRows(t, e.matrixEnv, admin, "products", "id=eq."+e.product["id"].(string), map[string]any{"established_name": "rosulitide"}); err != nil {
 				t.Fatal(err)
 			}
-			a := e.pdfAsset(t, "Zelvora launch detail aid", detailAid(t, "first", 3))
+			a := e.pdfAsset(t, "Zelvora launch detail aid", detailAid(t, "first", 3, "Trusted by thousands of cardiologists."))
 			assetID := a["id"].(string)
 			r1, r2 := e.twoRounds(t, assetID)
 			if err := e.sealer.Seal(context.Background()); err != nil {
@@ -238,6 +251,28 @@ func TestReviewRecordExport(t *testing.T) {
 				}
 			}
 
+			// The annotations, as version_annotations lists them.
+			listed := e.annotations(t, viewer, rv.ID)
+			if len(rec.Annotations) != 3 || len(listed) != 3 {
+				t.Fatalf("%d annotations, %d listed", len(rec.Annotations), len(listed))
+			}
+			status := map[string]string{}
+			for i, an := range rec.Annotations {
+				l := listed[i]
+				if an.ID != l["id"] || an.ThreadID != l["thread_id"] || string(an.AnchorStatus) != l["anchor_status"] || an.Body != l["body"] ||
+					an.CarriedFrom == nil || *an.CarriedFrom != l["carried_from"] || an.Author.ID != l["created_by"] || len(an.Replies) != len(l["replies"].([]any)) {
+					t.Fatalf("annotation %d: %+v, listed %v", i, an, l)
+				}
+				status[string(an.Category)] = string(an.AnchorStatus)
+			}
+			if status["claim_needs_reference"] != "moved" || status["legal"] != "anchored" || status["regulatory"] != "orphaned" {
+				t.Fatalf("anchor statuses: %v", status)
+			}
+			claim := rec.Annotations[slices.IndexFunc(rec.Annotations, func(a fairbalance.RecordAnnotation) bool { return a.Category == "claim_needs_reference" })]
+			if claim.Page != 2 || claim.Replies[0].Author.ID != marketer.UserID || claim.Replies[0].Body != "The LDL-C study; version 2 cites it." {
+				t.Fatalf("the claim: %+v", claim)
+			}
+
 			// The checklist: the change raised in round 1, confirmed in round 2.
 			if len(rec.ChangeRequests) != 1 {
 				t.Fatalf("change requests: %+v", rec.ChangeRequests)
@@ -245,7 +280,8 @@ func TestReviewRecordExport(t *testing.T) {
 			cr := rec.ChangeRequests[0]
 			if cr.Place != fairbalance.ChangeInChecklist || cr.Status != "confirmed" || cr.RaisedInRound != 1 || cr.ConfirmedInRound != 2 ||
 				cr.Text != "Cite the LDL-C study on page 2." || cr.DoneNote != "Cited on page 2" || cr.DoneBy == nil || cr.DoneBy.ID != marketer.UserID ||
-				cr.ConfirmedBy == nil || cr.ConfirmedBy.ID != e.own[fairbalance.RoleReviewerMedical].UserID || cr.Role != "reviewer_medical" {
+				cr.ConfirmedBy == nil || cr.ConfirmedBy.ID != e.own[fairbalance.RoleReviewerMedical].UserID || cr.Role != "reviewer_medical" ||
+				cr.ThreadID == nil || *cr.ThreadID != claim.ThreadID {
 				t.Fatalf("checklist: %+v", cr)
 			}
 
@@ -272,7 +308,9 @@ func TestReviewRecordExport(t *testing.T) {
 			}
 			want := map[string]int{fairbalance.ActionAssetSubmitted: 1, fairbalance.ActionStepActivated: 3, fairbalance.ActionStepApproved: 2,
 				fairbalance.ActionStepApprovedWithChanges: 1, fairbalance.ActionReviewClosed: 1, fairbalance.ActionAssetApproved: 1,
-				fairbalance.ActionChangeRequestRaised: 1, fairbalance.ActionChangeRequestDone: 1, fairbalance.ActionChangeRequestConfirmed: 1}
+				fairbalance.ActionChangeRequestRaised: 1, fairbalance.ActionChangeRequestDone: 1, fairbalance.ActionChangeRequestConfirmed: 1,
+				fairbalance.ActionAssetVersionCreated: 1, fairbalance.ActionAnnotationsCarried: 1, fairbalance.ActionAnnotationCreated: 3,
+				fairbalance.ActionAnnotationReplied: 1}
 			for action, n := range want {
 				if got := countOf(actions, action); got != n {
 					t.Fatalf("%d %s entries, want %d: %v", got, action, n, actions)
@@ -332,7 +370,9 @@ func TestReviewRecordExport(t *testing.T) {
 					}
 				}
 			}
-			for _, want := range []string{"Approval", rv.SHA256, ra.JobCode, "Cite the LDL-C study on page 2.", "Pages 1 to 4 are version 2"} {
+			for _, want := range []string{"Approval", rv.SHA256, ra.JobCode, "Cite the LDL-C study on page 2.", "Pages 1 to 4 are version 2",
+				"Which study shows half? Cite it here.", "The LDL-C study; version 2 cites it.", "ORPHANED", "Trusted by thousands of cardiologists.",
+				"Region on page 1", "Points at annotation A"} {
 				if !strings.Contains(recordText, want) {
 					t.Fatalf("the record does not print %q", want)
 				}
