@@ -23,14 +23,14 @@ func Form2253(f *fairbalance.Form2253) ([]byte, error) {
 
 	d.font("sans", "B", 8, accent)
 	d.CellFormat(contentW, 5, "FORM FDA 2253 · PREFILLED DATA", "", 1, "L", false, 0, "")
-	d.font("sans", "B", 15, ink)
-	d.MultiCell(contentW, 7, "Transmittal of Advertisements and Promotional Labeling for Drugs and Biologics for Human Use", "", "L", false)
+	d.font("sans", "B", 13.5, ink)
+	d.MultiCell(contentW, 6.2, "Transmittal of Advertisements and Promotional Labeling for Drugs and Biologics for Human Use", "", "L", false)
 	d.Ln(1)
 	d.font("sans", "", 10, muted)
 	d.MultiCell(contentW, 5, clean(fmt.Sprintf("%s · %s, version %d, approved %s", m.Title, m.MaterialID, m.VersionNumber, m.ApprovedAt.UTC().Format("2 January 2006"))), "", "L", false)
-	d.Ln(2)
-	d.para("Prefilled from the approved asset and its product. The items marked “To complete” are not held in Fairbalance: the regulatory team completes them, checks the material type against FDA's current code list, and files the form with the approved piece at its first use.", 8.5, muted)
-	d.Ln(3)
+	d.Ln(1.5)
+	d.para("Prefilled from the approved asset and its product. The items marked “To complete” are not held in Fairbalance: the regulatory team completes them, checks the material type against FDA's current code list, and files the form with the approved piece at its first use.", 8, muted)
+	d.Ln(2.5)
 
 	todo := map[string]bool{}
 	for _, it := range f.ToComplete {
@@ -38,20 +38,20 @@ func Form2253(f *fairbalance.Form2253) ([]byte, error) {
 	}
 	half := (contentW - 4) / 2
 	fw.row(
-		formBox{w: half, item: "1", label: "Date submitted", todo: todo["1"]},
-		formBox{w: half, item: "2", label: "Application type and number", todo: todo["2"], note: "Single product"},
+		formBox{w: half, item: "1", caption: "Date submitted", todo: todo["1"]},
+		formBox{w: half, item: "2", caption: "Application type and number", todo: todo["2"], note: "Single product"},
 	)
 	fw.row(
-		formBox{w: half, item: "3", label: "Proprietary name", value: f.Product.ProprietaryName},
-		formBox{w: half, item: "4", label: "Established name", value: f.Product.EstablishedName},
+		formBox{w: half, item: "3", caption: "Proprietary name", value: f.Product.ProprietaryName},
+		formBox{w: half, item: "4", caption: "Established name", value: f.Product.EstablishedName},
 	)
 	pi := ""
 	if f.Product.PIReference != "" {
 		pi = "Prescribing information on file: " + f.Product.PIReference
 	}
 	fw.row(
-		formBox{w: half, item: "5", label: "Package insert date and ID number", todo: todo["5"], note: pi},
-		formBox{w: half, item: "6", label: "Manufacturer name", todo: todo["6"]},
+		formBox{w: half, item: "5", caption: "Package insert date and ID number", todo: todo["5"], note: pi},
+		formBox{w: half, item: "6", caption: "Manufacturer name", todo: todo["6"]},
 	)
 
 	// Item 7: the material.
@@ -62,46 +62,44 @@ func Form2253(f *fairbalance.Form2253) ([]byte, error) {
 	fw.audience(m.Audience)
 	third := (contentW - 8) / 3
 	fw.row(
-		formBox{w: third, item: "7b", label: "Material type", value: m.TypeLabel, note: "Asset type: " + word(m.Type) + "; enter FDA's code"},
-		formBox{w: third, item: "7c", label: "Dissemination / publication date", value: m.DisseminationDate, note: dissemination(m.DisseminationBasis)},
-		formBox{w: third, item: "7d", label: "Material ID code", value: m.MaterialID, note: "The asset's job code"},
+		formBox{w: third, item: "7b", caption: "Material type", value: m.TypeLabel, note: "Asset type: " + word(m.Type) + "; enter FDA's code"},
+		formBox{w: third, item: "7c", caption: "Dissemination / publication date", value: m.DisseminationDate, note: dissemination(m.DisseminationBasis)},
+		formBox{w: third, item: "7d", caption: "Material ID code", value: m.MaterialID, note: "The asset's job code"},
 	)
-	fw.row(formBox{w: contentW, item: "7e", label: "Material description", value: m.Description})
+	fw.row(formBox{w: contentW, item: "7e", caption: "Material description", value: m.Description})
 	expires := ""
 	if m.ExpiresAt != nil {
 		expires = "; the approval expires on " + *m.ExpiresAt
 	}
 	comments := fmt.Sprintf("Version %d approved in review round %d on %s%s. Market: %s.", m.VersionNumber, m.ApprovedInRound, utc(m.ApprovedAt), expires, m.Market)
-	fw.row(formBox{w: contentW, item: "7f", label: "Comments", value: comments})
+	fw.row(formBox{w: contentW, item: "7f", caption: "Comments", value: comments})
 
 	fw.row(
-		formBox{w: half, item: "8", label: "Applicant", value: f.Applicant, note: "Return address: to complete"},
-		formBox{w: half, item: "9", label: "Responsible official's telephone, fax, e-mail", todo: todo["9"]},
+		formBox{w: half, item: "8", caption: "Applicant", value: f.Applicant, note: "Return address: to complete"},
+		formBox{w: half, item: "9", caption: "Responsible official's telephone, fax, e-mail", todo: todo["9"]},
 	)
 	fw.row(
-		formBox{w: half, item: "10", label: "Typed name and title of responsible official", todo: todo["10"]},
-		formBox{w: half / 2, item: "11", label: "Signature", todo: todo["11"]},
-		formBox{w: half/2 - 4, item: "12", label: "Date", todo: todo["12"]},
+		formBox{w: half, item: "10", caption: "Typed name and title of responsible official", todo: todo["10"]},
+		formBox{w: half / 2, item: "11", caption: "Signature", todo: todo["11"]},
+		formBox{w: half/2 - 4, item: "12", caption: "Date", todo: todo["12"]},
 	)
 
-	d.heading(0, "The approved version")
+	d.Ln(1)
+	d.subheading("The approved version")
 	file := ""
 	if m.FileName != nil {
 		file = *m.FileName
 	}
+	if file == "" {
+		file = "Composed in Fairbalance"
+	}
 	d.fields([]field{
-		{label: "Asset", value: m.Title},
-		{label: "Job code", value: m.MaterialID},
-		{label: "Version", value: fmt.Sprint(m.VersionNumber)},
-		{label: "File", value: file},
-		{label: "Pages", value: fmt.Sprint(m.PageCount)},
+		{label: "Version", value: fmt.Sprintf("%d (%s, %s)", m.VersionNumber, file, plural(m.PageCount, "page"))},
 		{label: "SHA-256", value: m.SHA256, mono: true},
-		{label: "Approved (UTC)", value: utc(m.ApprovedAt)},
-		{label: "Review round", value: fmt.Sprintf("Round %d (%s)", m.ApprovedInRound, m.ReviewID)},
-		{label: "Channel and market", value: strings.Trim(m.Channel+" · "+m.Market, " ·")},
+		{label: "Approved (UTC)", value: fmt.Sprintf("%s, review round %d", utc(m.ApprovedAt), m.ApprovedInRound)},
 	})
-	d.Ln(2)
-	d.para("The review record of the approving round (every annotation, decision and signature, and the round's audit entries) is exported from the asset's review history.", 8.5, muted)
+	d.Ln(1.5)
+	d.para("The approving round's review record (annotations, signatures, audit entries) is exported from the asset's review history.", 8, muted)
 	return d.bytes()
 }
 
@@ -117,11 +115,14 @@ type formWriter struct{ *doc }
 // formBox is one item of the form: its number and label, and the value
 // Fairbalance holds, or "To complete".
 type formBox struct {
-	w                  float64
-	item, label, value string
-	note               string
-	todo               bool
+	w                    float64
+	item, caption, value string
+	note                 string
+	todo                 bool
 }
+
+// label is the item's number and label as the box heads it.
+func (b formBox) label() string { return b.item + ".  " + strings.ToUpper(b.caption) }
 
 // row draws boxes side by side, as tall as the tallest.
 func (fw *formWriter) row(boxes ...formBox) {
@@ -129,24 +130,25 @@ func (fw *formWriter) row(boxes ...formBox) {
 	for _, b := range boxes {
 		h = max(h, fw.boxHeight(b))
 	}
-	fw.ensure(h + 3)
+	fw.ensure(h + 2.5)
 	y := fw.GetY()
 	x := marginX
 	for _, b := range boxes {
 		fw.box(x, y, h, b)
 		x += b.w + 4
 	}
-	fw.SetY(y + h + 3)
+	fw.SetY(y + h + 2.5)
 }
 
 func (fw *formWriter) boxHeight(b formBox) float64 {
-	h := 11.0
+	fw.font("sans", "B", 7, muted)
+	h := 6.5 + float64(fw.lines(b.label(), b.w-5))*3.5
 	fw.font("sans", "", 9.5, ink)
 	value := b.value
 	if b.todo || value == "" {
 		value = "To complete"
 	}
-	h += float64(fw.lines(value, b.w-5)) * 4.8
+	h += float64(fw.lines(value, b.w-5)) * 4.6
 	if b.note != "" {
 		fw.font("sans", "", 7.5, muted)
 		h += float64(fw.lines(b.note, b.w-5))*3.6 + 1
@@ -167,16 +169,14 @@ func (fw *formWriter) box(x, y, h float64, b formBox) {
 	fw.SetDashPattern(nil, 0)
 	fw.SetXY(x+2.5, y+2)
 	fw.font("sans", "B", 7, muted)
-	fw.CellFormat(b.w-5, 4, clean(b.item+".  "+strings.ToUpper(b.label)), "", 2, "L", false, 0, "")
-	fw.SetX(x + 2.5)
-	fw.Ln(1)
-	fw.SetX(x + 2.5)
+	fw.MultiCell(b.w-5, 3.5, clean(b.label()), "", "L", false)
+	fw.SetXY(x+2.5, fw.GetY()+1)
 	if todo {
 		fw.font("sans", "I", 9.5, amber)
-		fw.MultiCell(b.w-5, 4.8, "To complete", "", "L", false)
+		fw.MultiCell(b.w-5, 4.6, "To complete", "", "L", false)
 	} else {
 		fw.font("sans", "B", 9.5, ink)
-		fw.MultiCell(b.w-5, 4.8, clean(b.value), "", "L", false)
+		fw.MultiCell(b.w-5, 4.6, clean(b.value), "", "L", false)
 	}
 	if b.note != "" {
 		fw.SetX(x + 2.5)

@@ -353,8 +353,10 @@ func (w *recordWriter) version(problem string) {
 		}
 		rows = append(rows, field{label: "File", value: *v.FileName + " (" + mime + size + ")"})
 	}
+	if v.Kind != fairbalance.VersionAuthored {
+		rows = append(rows, field{label: "Pages", value: fmt.Sprint(v.PageCount)})
+	}
 	rows = append(rows,
-		field{label: "Pages", value: fmt.Sprint(v.PageCount)},
 		field{label: "SHA-256", value: v.SHA256, mono: true},
 		field{label: "Created by", value: person(v.CreatedBy)},
 		field{label: "Created (UTC)", value: utc(v.CreatedAt)},

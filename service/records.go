@@ -61,10 +61,9 @@ func badID(what string) error {
 	return &fairbalance.Error{Kind: fairbalance.KindInvalid, Code: "invalid_id", Message: "The " + what + " id is not a valid id."}
 }
 
-// refuseExporter refuses callers who may not export: the signed-out
-// (401) and viewers (403). Members of other organisations are refused by
-// the reads, as not found.
-func refuseExporter(c fairbalance.Caller) error {
+// refuseSignedOut refuses callers who are not members of an organisation
+// (401 signed out, 403 without an organisation).
+func refuseSignedOut(c fairbalance.Caller) error {
 	switch {
 	case c.Service():
 		return nil
@@ -72,7 +71,14 @@ func refuseExporter(c fairbalance.Caller) error {
 		return errExportAnon
 	case !c.InOrg():
 		return &fairbalance.Error{Kind: fairbalance.KindForbidden, Code: "forbidden", Message: "Join an organisation to export its records."}
-	case c.Member == fairbalance.RoleViewer:
+	}
+	return nil
+}
+
+// refuseViewer refuses viewers (403), once the object was found in their
+// organisation: another organisation's object is not found, whoever asks.
+func refuseViewer(c fairbalance.Caller) error {
+	if !c.Service() && c.Member == fairbalance.RoleViewer {
 		return errExportViewer
 	}
 	return nil
@@ -86,7 +92,7 @@ func (r *Records) now() time.Time { return r.Now().UTC().Truncate(time.Microseco
 // no_authorization (401), forbidden (403: viewers), not_found (404: no
 // such round in the caller's organisation).
 func (r *Records) ReviewRecord(ctx context.Context, c fairbalance.Caller, reviewID, format string) (*RecordExport, error) {
-	if err := refuseExporter(c); err != nil {
+	if err := refuseSignedOut(c); err != nil {
 		return nil, err
 	}
 	if !auth.IsUUID(reviewID) {
@@ -236,6 +242,9 @@ func (b *recordBuilder) build(reviewID string) (*fairbalance.ReviewRecord, *fair
 	}
 	if review == nil {
 		return nil, nil, errReviewNotFound
+	}
+	if err := refuseViewer(b.c); err != nil {
+		return nil, nil, err
 	}
 	sys := fairbalance.Caller{Role: "service_role"}
 	asset, _, err := mustRowOf[fairbalance.Asset](ctx, tx, sys, AssetsTable(), review.AssetID, "Asset")
@@ -579,7 +588,7 @@ func (b *recordBuilder) listAll(f fairbalance.AuditFilter, keep func(fairbalance
 // such asset in the caller's organisation), not_approved (409: the asset
 // is not approved now).
 func (r *Records) Form2253(ctx context.Context, c fairbalance.Caller, assetID, format string) (*fairbalance.Form2253, error) {
-	if err := refuseExporter(c); err != nil {
+	if err := refuseSignedOut(c); err != nil {
 		return nil, err
 	}
 	if !auth.IsUUID(assetID) {
@@ -612,6 +621,9 @@ func (b *recordBuilder) form2253(assetID string) (*fairbalance.Form2253, error) 
 	}
 	if a == nil {
 		return nil, errAssetNotFound
+	}
+	if err := refuseViewer(b.c); err != nil {
+		return nil, err
 	}
 	if a.Status != fairbalance.AssetApproved || a.ApprovedVersionID == nil {
 		return nil, &fairbalance.Error{Kind: fairbalance.KindConflict, Code: "not_approved",

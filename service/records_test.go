@@ -431,3 +431,175 @@ func hashOK(x fairbalance.RecordAuditEntry) bool {
 	e := x.Entry()
 	return e.ComputeHash() == x.Hash
 }
+
+// exportKind is what an export answered: "ok", or the refusal's kind and code.
+func exportKind(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	if e := fairbalance.AsError(err); e != nil && e.Kind != fairbalance.KindInternal {
+		return string(e.Kind) + "/" + e.Code
+	}
+	return "internal: " + err.Error()
+}
+
+// Who exports (product design, section 2: every role but viewers; the
+// read-only demo too, unrecorded), and what anyone else is answered.
+func TestRecordExportPermissions(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newRecordEnv(t, backend)
+			a := e.asset(t, "Approved e-mail")
+			e.approveAll(t, a["id"].(string))
+			draft := e.asset(t, "Draft e-mail")
+			review := readRows(t, e.matrixEnv, e.own[fairbalance.RoleViewer], "reviews", "select=id&asset_id=eq."+a["id"].(string))[0]["id"].(string)
+
+			type export func(c fairbalance.Caller, id string) error
+			exports := map[string]struct {
+				run export
+				id  string
+			}{
+				"record.pdf": {func(c fairbalance.Caller, id string) error {
+					exp, err := e.data.Records.ReviewRecord(e.ctx, c, id, service.FormatPDF)
+					if exp != nil && exp.File != nil {
+						exp.File.Close()
+					}
+					return err
+				}, review},
+				"record.json": {func(c fairbalance.Caller, id string) error {
+					_, err := e.data.Records.ReviewRecord(e.ctx, c, id, service.FormatJSON)
+					return err
+				}, review},
+				"form-2253": {func(c fairbalance.Caller, id string) error {
+					_, err := e.data.Records.Form2253(e.ctx, c, id, service.FormatJSON)
+					return err
+				}, a["id"].(string)},
+			}
+			for name, x := range exports {
+				for _, org := range []string{"own", "other"} {
+					for _, role := range fairbalance.Roles {
+						want := "ok"
+						switch {
+						case org == "other":
+							want = "not_found/not_found"
+						case role == fairbalance.RoleViewer:
+							want = "forbidden/forbidden"
+						}
+						if got := exportKind(x.run(e.members[org][role], x.id)); got != want {
+							t.Errorf("%s as %s of %s: %s, want %s", name, role, org, got, want)
+						}
+					}
+				}
+				for who, c := range map[string]fairbalance.Caller{"anon": {Role: "anon"}, "no organisation": {Role: "authenticated", UserID: e.own[fairbalance.RoleAdmin].UserID}} {
+					want := map[string]string{"anon": "unauthorized/no_authorization", "no organisation": "forbidden/forbidden"}[who]
+					if got := exportKind(x.run(c, x.id)); got != want {
+						t.Errorf("%s as %s: %s, want %s", name, who, got, want)
+					}
+				}
+				if got := exportKind(x.run(fairbalance.Caller{Role: "service_role"}, x.id)); got != "ok" {
+					t.Errorf("%s as the service role: %s", name, got)
+				}
+				for id, want := range map[string]string{"not-an-id": "invalid/invalid_id", "00000000-0000-4000-8000-00000000abcd": "not_found/not_found", "": "invalid/invalid_id"} {
+					if got := exportKind(x.run(e.own[fairbalance.RoleAdmin], id)); got != want {
+						t.Errorf("%s of %q: %s, want %s", name, id, got, want)
+					}
+				}
+				// The read-only demo exports, and records nothing.
+				demo := e.own[fairbalance.RoleAdmin]
+				demo.Demo = true
+				n := e.auditLength(t)
+				if got := exportKind(x.run(demo, x.id)); got != "ok" || e.auditLength(t) != n {
+					t.Errorf("%s in the demo: %s, %d entries written", name, got, e.auditLength(t)-n)
+				}
+				demo.Member = fairbalance.RoleViewer
+				if got := exportKind(x.run(demo, x.id)); got != "forbidden/forbidden" {
+					t.Errorf("%s as the demo's viewer: %s", name, got)
+				}
+			}
+			// Form 2253 only for an approved asset.
+			if _, err := e.data.Records.Form2253(e.ctx, e.own[fairbalance.RoleMarketer], draft["id"].(string), service.FormatPDF); exportKind(err) != "conflict/not_approved" {
+				t.Fatalf("Form 2253 of a draft: %s", exportKind(err))
+			}
+		})
+	}
+}
+
+// The Form 2253 data of an approved composed asset, and its record.
+func TestForm2253AndComposedRecord(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newRecordEnv(t, backend)
+			reg := e.own[fairbalance.RoleReviewerRegulatory]
+			if _, err := patchRows(t, e.matrixEnv, e.own[fairbalance.RoleAdmin], "products", "id=eq."+e.product["id"].(string),
+				map[string]any{"established_name": "rosulitide", "pi_reference": "Zelvora PI, rev. 01/2026"}); err != nil {
+				t.Fatal(err)
+			}
+			a := e.asset(t, "Patient e-mail")
+			e.patch(t, "assets", a["id"].(string), map[string]any{"audience": "patient"})
+			e.approveAll(t, a["id"].(string))
+			asset := e.row(t, "assets", a["id"].(string))
+			round := readRows(t, e.matrixEnv, reg, "reviews", "select=*&asset_id=eq."+a["id"].(string))[0]
+			version := e.row(t, "asset_versions", a["current_version_id"].(string))
+
+			before := e.auditCount(t, fairbalance.ActionForm2253Exported)
+			f, err := e.data.Records.Form2253(e.ctx, reg, a["id"].(string), service.FormatPDF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := f.Material
+			closed, _ := time.Parse(time.RFC3339Nano, round["closed_at"].(string))
+			if f.Format != fairbalance.Form2253Format || f.Applicant != "own" || f.Product.ProprietaryName != "Zelvora" || f.Product.EstablishedName != "rosulitide" ||
+				f.Product.PIReference != "Zelvora PI, rev. 01/2026" || m.Type != "email" || m.TypeLabel != "Email" || m.Audience != fairbalance.AudienceConsumer ||
+				m.DisseminationDate != closed.UTC().Format(time.DateOnly) || m.DisseminationBasis != fairbalance.DisseminationApproval ||
+				m.MaterialID != asset["job_code"] || m.VersionID != version["id"] || m.VersionNumber != 1 || m.SHA256 != version["sha256"] ||
+				m.ReviewID != round["id"] || m.ApprovedInRound != 1 || !m.ApprovedAt.Equal(closed) || m.ExpiresAt == nil || *m.ExpiresAt != asset["expires_at"] ||
+				len(f.ToComplete) == 0 || f.GeneratedBy.ID != reg.UserID {
+				t.Fatalf("form 2253: %+v", f)
+			}
+			if e.auditCount(t, fairbalance.ActionForm2253Exported) != before+1 {
+				t.Fatal("the export was not recorded")
+			}
+			doc, err := recordpdf.Form2253(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := os.Getenv("FORM_PDF_OUT"); out != "" {
+				_ = os.WriteFile(out, doc, 0o644)
+			}
+			text, err := pdftext.Extract(bytes.NewReader(doc), int64(len(doc)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(text.Pages, "\n")
+			for _, want := range []string{"PROPRIETARY NAME", "Zelvora", "ESTABLISHED NAME", "rosulitide", "MATERIAL ID CODE", m.MaterialID, m.DisseminationDate, "Email", m.SHA256, "To complete", "own"} {
+				if !strings.Contains(all, want) {
+					t.Fatalf("the form does not print %q:\n%s", want, all)
+				}
+			}
+
+			// The record of a composed version carries its text and HTML.
+			exp, err := e.data.Records.ReviewRecord(e.ctx, reg, round["id"].(string), service.FormatPDF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rv := exp.Record.Version
+			if exp.File != nil || rv.Kind != "authored" || rv.Text == nil || *rv.Text != version["plain_text"] || rv.ContentHTML == nil || *rv.ContentHTML != version["content_html"] {
+				t.Fatalf("composed version: %+v", rv)
+			}
+			rdoc, err := recordpdf.ReviewRecord(exp.Record, nil, exp.FileProblem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := os.Getenv("COMPOSED_PDF_OUT"); out != "" {
+				_ = os.WriteFile(out, rdoc, 0o644)
+			}
+			rtext, err := pdftext.Extract(bytes.NewReader(rdoc), int64(len(rdoc)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if all := strings.Join(rtext.Pages, "\n"); !strings.Contains(all, "Zelvora lowers LDL-C by half.") || !strings.Contains(all, "TEXT AS REVIEWED") {
+				t.Fatalf("the composed record does not print its text:\n%s", all)
+			}
+		})
+	}
+}
