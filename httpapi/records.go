@@ -29,7 +29,25 @@ func (a *API) exportCaller(r *http.Request) (fairbalance.Caller, error) {
 	if !ok || !strings.EqualFold(scheme, "bearer") || strings.TrimSpace(tok) == "" {
 		return fairbalance.Caller{}, errExportNoToken
 	}
-	return a.id.Caller(r.Context(), strings.TrimSpace(tok))
+	c, err := a.id.Caller(r.Context(), strings.TrimSpace(tok))
+	return c, exportCallerError(err)
+}
+
+// exportCallerError gives a refusal of the token its /api status: the
+// member deactivated or banned, or short of the second factor, is
+// forbidden (403); any other refused token is not a credential (401). The
+// code stays the caller resolver's.
+func exportCallerError(err error) error {
+	e := fairbalance.AsError(err)
+	if e == nil || e.Kind == fairbalance.KindInternal {
+		return err
+	}
+	kind := fairbalance.KindUnauthorized
+	switch e.Code {
+	case fairbalance.CodeMemberDeactivated, fairbalance.CodeUserBanned, fairbalance.CodeInsufficientAAL:
+		kind = fairbalance.KindForbidden
+	}
+	return &fairbalance.Error{Kind: kind, Code: e.Code, Message: e.Message}
 }
 
 func (a *API) handleReviewRecord(format string) http.HandlerFunc {
