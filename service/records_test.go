@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -340,9 +339,6 @@ func TestReviewRecordExport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out := os.Getenv("RECORD_PDF_OUT"); out != "" {
-				_ = os.WriteFile(out, doc, 0o644)
-			}
 			text, err := pdftext.Extract(bytes.NewReader(doc), int64(len(doc)))
 			if err != nil {
 				t.Fatal(err)
@@ -563,9 +559,6 @@ func TestForm2253AndComposedRecord(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out := os.Getenv("FORM_PDF_OUT"); out != "" {
-				_ = os.WriteFile(out, doc, 0o644)
-			}
 			text, err := pdftext.Extract(bytes.NewReader(doc), int64(len(doc)))
 			if err != nil {
 				t.Fatal(err)
@@ -589,9 +582,6 @@ func TestForm2253AndComposedRecord(t *testing.T) {
 			rdoc, err := recordpdf.ReviewRecord(exp.Record, nil, exp.FileProblem)
 			if err != nil {
 				t.Fatal(err)
-			}
-			if out := os.Getenv("COMPOSED_PDF_OUT"); out != "" {
-				_ = os.WriteFile(out, rdoc, 0o644)
 			}
 			rtext, err := pdftext.Extract(bytes.NewReader(rdoc), int64(len(rdoc)))
 			if err != nil {
