@@ -88,9 +88,10 @@ func (r *Records) now() time.Time { return r.Now().UTC().Truncate(time.Microseco
 
 // ReviewRecord builds the record of review round reviewID for c, and
 // records the export in format (FormatPDF or FormatJSON). For FormatPDF
-// of a file version it opens the version's file. Errors: invalid_id (400),
-// no_authorization (401), forbidden (403: viewers), not_found (404: no
-// such round in the caller's organisation).
+// of a file version it opens the version's file, which the caller closes.
+// Errors: no_authorization (401: signed out), forbidden (403: a member
+// without an organisation), invalid_id (400), not_found (404: no such
+// round in the caller's organisation), forbidden (403: a viewer).
 func (r *Records) ReviewRecord(ctx context.Context, c fairbalance.Caller, reviewID, format string) (*RecordExport, error) {
 	if err := refuseSignedOut(c); err != nil {
 		return nil, err
@@ -583,10 +584,8 @@ func (b *recordBuilder) listAll(f fairbalance.AuditFilter, keep func(fairbalance
 }
 
 // Form2253 builds the Form 2253 data of approved asset assetID for c and
-// records the export in format. Errors: invalid_id (400),
-// no_authorization (401), forbidden (403: viewers), not_found (404: no
-// such asset in the caller's organisation), not_approved (409: the asset
-// is not approved now).
+// records the export in format. Errors as ReviewRecord's, and
+// not_approved (409: the asset is not approved now).
 func (r *Records) Form2253(ctx context.Context, c fairbalance.Caller, assetID, format string) (*fairbalance.Form2253, error) {
 	if err := refuseSignedOut(c); err != nil {
 		return nil, err
