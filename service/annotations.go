@@ -253,7 +253,14 @@ func referenceArgs(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller,
 	}
 	out.id = str(ref, "id")
 	if hasPage {
-		n, _ := ref["page_count"].(json.Number).Int64()
+		// orgRow decodes numbers as float64, readDBRows as json.Number.
+		var n int64
+		switch v := ref["page_count"].(type) {
+		case json.Number:
+			n, _ = v.Int64()
+		case float64:
+			n = int64(v)
+		}
 		if page < 1 || (n > 0 && page > n) {
 			return out, fieldProblem{"reference_page", fmt.Sprintf("The reference has pages 1 to %d.", max(n, 1))}
 		}

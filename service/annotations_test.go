@@ -176,11 +176,11 @@ func TestAnnotationTargets(t *testing.T) {
 	}
 	// A reference of the organisation, with a page and passage.
 	ref := mustInsert(t, e.matrixEnv, e.own[fairbalance.RoleMarketer], "references", map[string]any{"title": "ZEN-1 study", "citation": "Doe J. Lancet 2025;1:1."})
-	out, err = create(map[string]any{"target": textTarget("in twelve weeks"), "reference_id": ref["id"], "reference_quote": "LDL-C fell by 50% at week 12"})
+	out, err = create(map[string]any{"target": textTarget("in twelve weeks"), "reference_id": ref["id"], "reference_page": 1, "reference_quote": "LDL-C fell by 50% at week 12"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out["reference_id"] != ref["id"] || out["reference_quote"] != "LDL-C fell by 50% at week 12" {
+	if out["reference_id"] != ref["id"] || out["reference_quote"] != "LDL-C fell by 50% at week 12" || fmt.Sprint(out["reference_page"]) != "1" {
 		t.Fatalf("reference: %v", out)
 	}
 	// Nothing refused was written.

@@ -12,7 +12,8 @@ export interface PassagePart {
 /** The attribute every highlight of a passage carries. */
 export const PASSAGE_HIGHLIGHT_ATTR = "data-passage-highlight";
 
-interface Folded {
+/** Text items folded for matching, with where each folded unit came from. */
+export interface Folded {
   /** The folded text: compatibility forms (ligatures) decomposed, lower case, no white space. */
   text: string;
   /** For each UTF-16 unit of `text`: the item and the range of the character it came from. */
@@ -21,7 +22,12 @@ interface Folded {
 
 const SPACE = /\s/u;
 
-function fold(items: readonly string[]): Folded {
+/**
+ * Folds text items for matching: compatibility forms (ligatures)
+ * decomposed, lower case, white space dropped; each folded UTF-16 unit
+ * remembers its item and character.
+ */
+export function fold(items: readonly string[]): Folded {
   let text = "";
   const from: Folded["from"] = [];
   items.forEach((str, item) => {
@@ -55,8 +61,13 @@ export function findPassage(items: readonly string[], passage: string): PassageP
   const hay = fold(items);
   const at = hay.text.indexOf(needle);
   if (at < 0) return [];
+  return partsOf(hay, at, needle.length);
+}
+
+/** The parts of each item that the folded units [at, at + length) came from, in order. */
+export function partsOf(hay: Folded, at: number, length: number): PassagePart[] {
   const parts: PassagePart[] = [];
-  for (let k = at; k < at + needle.length; k++) {
+  for (let k = at; k < at + length; k++) {
     const src = hay.from[k];
     if (!src) break;
     const last = parts[parts.length - 1];

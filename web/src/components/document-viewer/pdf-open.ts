@@ -28,20 +28,34 @@ interface OpenDocument {
   key: string;
   promise: Promise<PdfDocument>;
   destroy: () => void;
+  /** How many viewers show it now. */
+  holders: number;
 }
 
-// The one document open at a time (the screen shows one PDF at a time).
-let open: OpenDocument | null = null;
+// The documents open now: those viewers hold (an asset's version and a
+// reference beside it), and at most one opened ahead of its viewer.
+const open = new Map<string, OpenDocument>();
 
 /**
  * Opens the stored PDF `bucket/path` with pdf.js, or returns the document
  * already opening (the versions query starts it before the viewer mounts).
- * Opening another file closes the previous one.
+ * A viewer opens with `hold` and releases with {@link closePdf}; opening a
+ * file closes every other that no viewer holds (one opened ahead that was
+ * never shown).
  */
-export function openPdf(bucket: string, path: string, fileSize: number | null | undefined): Promise<PdfDocument> {
+export function openPdf(bucket: string, path: string, fileSize: number | null | undefined, hold = false): Promise<PdfDocument> {
   const key = `${bucket}/${path}`;
-  if (open?.key === key) return open.promise;
-  open?.destroy();
+  const existing = open.get(key);
+  if (existing) {
+    if (hold) existing.holders++;
+    return existing.promise;
+  }
+  for (const other of [...open.values()]) {
+    if (other.holders === 0) {
+      other.destroy();
+      open.delete(other.key);
+    }
+  }
   let destroyTask: (() => void) | undefined;
   let destroyed = false;
   // A function, so the check after the awaits is not narrowed away.
@@ -75,22 +89,27 @@ export function openPdf(bucket: string, path: string, fileSize: number | null | 
   const entry: OpenDocument = {
     key,
     promise,
+    holders: hold ? 1 : 0,
     destroy: () => {
       destroyed = true;
       destroyTask?.();
     },
   };
-  open = entry;
+  open.set(key, entry);
   // A failed open is not kept: the next attempt starts afresh.
   promise.catch(() => {
-    if (open === entry) open = null;
+    if (open.get(key) === entry) open.delete(key);
   });
   return promise;
 }
 
-/** Closes the document of `bucket/path` if it is the open one (the viewer unmounted). */
+/** A viewer of `bucket/path` let it go (it unmounted): closed once no viewer holds it. */
 export function closePdf(bucket: string, path: string): void {
-  if (open?.key !== `${bucket}/${path}`) return;
-  open.destroy();
-  open = null;
+  const key = `${bucket}/${path}`;
+  const entry = open.get(key);
+  if (!entry) return;
+  entry.holders = Math.max(0, entry.holders - 1);
+  if (entry.holders > 0) return;
+  entry.destroy();
+  open.delete(key);
 }

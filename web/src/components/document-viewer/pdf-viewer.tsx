@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useId, useImperativeHandle, useLayoutEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode, type Ref } from "react";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -24,6 +24,20 @@ interface Size {
 export interface Passage {
   page: number;
   text: string;
+}
+
+/** What a page's text layer is, for those who anchor things in it (annotations). */
+export interface TextLayerInfo {
+  /** The layer's element (pdf.js's .textLayer), inside the page's element. */
+  container: HTMLElement;
+  /** The page's element, which the layer fills. */
+  page: HTMLElement;
+}
+
+/** Moves the viewer from outside (a list of annotations scrolling to one). */
+export interface PdfViewerHandle {
+  /** Scrolls page `n` into view, at `y` (0..1 of its height) when given. */
+  goTo: (n: number, y?: number) => void;
 }
 
 const GAP = 16; // px between pages
@@ -53,6 +67,10 @@ export function PdfViewer({
   onPassage,
   selectableText = false,
   fill = false,
+  toolbar,
+  pageOverlay,
+  onTextLayer,
+  handle,
 }: {
   bucket: string;
   path: string;
@@ -74,6 +92,13 @@ export function PdfViewer({
   selectableText?: boolean;
   /** Fill the parent's height (a flex column) rather than a fixed share of the window. */
   fill?: boolean;
+  /** More controls for the toolbar, beside the page navigation. */
+  toolbar?: ReactNode;
+  /** Drawn over page `n` (inside its element, which is positioned), above its text layer. */
+  pageOverlay?: (n: number) => ReactNode;
+  /** Told when a page's text layer is built (its elements) and when it goes (null). */
+  onTextLayer?: (n: number, layer: TextLayerInfo | null) => void;
+  handle?: Ref<PdfViewerHandle>;
 }) {
   const startPage = Math.max(1, passage?.page ?? initialPage);
   const [doc, setDoc] = useState<PdfDocument | null>(null);
@@ -90,10 +115,15 @@ export function PdfViewer({
   const [firstShown, setFirstShown] = useState(false);
   const onFirstPageRef = useRef(onFirstPage);
   const onPassageRef = useRef(onPassage);
+  const onTextLayerRef = useRef(onTextLayer);
   useEffect(() => {
     onFirstPageRef.current = onFirstPage;
     onPassageRef.current = onPassage;
+    onTextLayerRef.current = onTextLayer;
   });
+  const textLayerChanged = useCallback((n: number, layer: TextLayerInfo | null) => {
+    onTextLayerRef.current?.(n, layer);
+  }, []);
 
   // Open the document.
   useEffect(() => {
@@ -102,7 +132,7 @@ export function PdfViewer({
     const stopped = () => cancelled;
     const started = performance.now();
     (async () => {
-      const d = await openPdf(bucket, path, fileSize);
+      const d = await openPdf(bucket, path, fileSize, true);
       const first = await d.getPage(1);
       if (stopped()) return;
       const vp = first.getViewport({ scale: 1 });
@@ -214,16 +244,18 @@ export function PdfViewer({
   }, [zoomBy, doc]);
 
   const goTo = useCallback(
-    (n: number) => {
+    (n: number, y?: number) => {
       const target = pages.current.get(Math.min(Math.max(1, n), numPages));
       const el = scroller.current;
       if (!target || !el) return;
-      el.scrollTo({ top: target.offsetTop - PAD });
+      const top = y === undefined ? target.offsetTop - PAD : target.offsetTop + y * target.offsetHeight - el.clientHeight / 3;
+      el.scrollTo({ top: Math.max(0, top) });
       // Kept now, not on the scroll event: a zoom (the width settling) may come first.
       ratio.current = el.scrollHeight > 0 ? el.scrollTop / el.scrollHeight : 0;
     },
     [numPages],
   );
+  useImperativeHandle(handle, () => ({ goTo }), [goTo]);
 
   // Open at the start page, once per document.
   const start = useRef({ page: startPage, passagePage: passage?.page ?? null });
@@ -329,7 +361,10 @@ export function PdfViewer({
           setZoom("fit");
         }}
       >
-        <PageNavigation current={current} total={numPages} onGo={goTo} ready={Boolean(doc)} />
+        <div className="flex flex-wrap items-center gap-2">
+          {toolbar}
+          <PageNavigation current={current} total={numPages} onGo={goTo} ready={Boolean(doc)} />
+        </div>
       </ZoomControls>
       <div
         ref={scroller}
@@ -366,6 +401,8 @@ export function PdfViewer({
                 text={selectableText || passage?.page === n}
                 passage={passage?.page === n ? passage.text : null}
                 onMarked={marked}
+                onTextLayer={textLayerChanged}
+                overlay={pageOverlay?.(n)}
                 register={(el) => {
                   if (el) pages.current.set(n, el);
                   else pages.current.delete(n);
@@ -430,6 +467,8 @@ function PdfPage({
   text,
   passage,
   onMarked,
+  onTextLayer,
+  overlay,
   register,
 }: {
   doc: PdfDocument;
@@ -445,9 +484,12 @@ function PdfPage({
   passage: string | null;
   /** Given the passage's highlights (none when it is not on the page). */
   onMarked: (marks: HTMLElement[]) => void;
+  onTextLayer: (n: number, layer: TextLayerInfo | null) => void;
+  overlay: ReactNode;
   register: (el: HTMLDivElement | null) => void;
 }) {
   const holder = useRef<HTMLDivElement>(null);
+  const pageEl = useRef<HTMLDivElement | null>(null);
   const textHolder = useRef<HTMLDivElement>(null);
   const [natural, setNatural] = useState<Size>(base);
   const [rendered, setRendered] = useState(false);
@@ -521,6 +563,7 @@ function PdfPage({
     let cancelled = false;
     const stopped = () => cancelled;
     let cancelLayer: (() => void) | undefined;
+    let built: HTMLElement | null = null;
     (async () => {
       const [pdfjs, page] = await Promise.all([loadPdfJs(), doc.getPage(number)]);
       if (stopped()) return;
@@ -534,6 +577,8 @@ function PdfPage({
       if (stopped()) return;
       el.replaceChildren(div);
       if (passage !== null) onMarked(markPassage(layer.textDivs, findPassage(layer.textContentItemsStr, passage)));
+      built = div;
+      if (pageEl.current) onTextLayer(number, { container: div, page: pageEl.current });
     })().catch((e: unknown) => {
       if (stopped() || (e as { name?: string } | null)?.name === "AbortException") return;
       // A page whose text cannot be read has no passage on it either.
@@ -543,8 +588,9 @@ function PdfPage({
       cancelled = true;
       cancelLayer?.();
       el.replaceChildren();
+      if (built) onTextLayer(number, null);
     };
-  }, [doc, number, active, text, passage, onMarked]);
+  }, [doc, number, active, text, passage, onMarked, onTextLayer]);
 
   const size: CSSProperties = { width: Math.floor(natural.w * scale), height: Math.floor(natural.h * scale) };
   // The text layer's scale and rounding (pdf.js sizes it in these terms).
@@ -553,6 +599,7 @@ function PdfPage({
   return (
     <div
       ref={(el) => {
+        pageEl.current = el;
         register(el);
       }}
       data-page-number={number}
@@ -567,6 +614,7 @@ function PdfPage({
           {number}
         </span>
       ) : null}
+      {overlay}
     </div>
   );
 }

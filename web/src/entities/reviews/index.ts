@@ -2,7 +2,7 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { type Asset, invalidateAssets } from "@/entities/assets";
 import { invalidateVersions } from "@/entities/versions";
 import { unwrap } from "@/lib/data";
-import type { Row } from "@/lib/db-types";
+import type { FunctionArgs, Row } from "@/lib/db-types";
 import { isUuid } from "@/lib/early";
 import type { Decision } from "@/lib/review-types";
 import { getSupabase } from "@/lib/supabase";
@@ -212,14 +212,21 @@ export interface DecisionInput {
   password: string;
   /** The authenticator code, when the signer has a verified factor. */
   totpCode?: string | undefined;
-  /** The changes asked for (changes_requested only). */
-  changeRequests?: string[] | undefined;
+  /** The changes asked for (changes_requested only), each its text or its text and the annotation it points at. */
+  changeRequests?: (string | { text: string; annotation_id: string })[] | undefined;
 }
 
 /** Decides a step, signing it (decide_step): 403 28P01 for a wrong password or code, 429 PT429 while signing is locked. */
 export async function decideStep(input: DecisionInput): Promise<DecisionResult> {
   const sb = await getSupabase();
-  const args: { step_id: string; decision: string; comment: string; password: string; totp_code?: string; change_requests?: string[] } = {
+  const args: {
+    step_id: string;
+    decision: string;
+    comment: string;
+    password: string;
+    totp_code?: string;
+    change_requests?: (string | { text: string; annotation_id: string })[];
+  } = {
     step_id: input.stepId,
     decision: input.decision,
     comment: input.comment,
@@ -227,7 +234,9 @@ export async function decideStep(input: DecisionInput): Promise<DecisionResult> 
   };
   if (input.totpCode) args.totp_code = input.totpCode;
   if (input.decision === "changes_requested" && input.changeRequests) args.change_requests = input.changeRequests;
-  return unwrap(await sb.rpc("decide_step", args)) as unknown as DecisionResult;
+  // The registry types change_requests as a list of texts; decide_step also
+  // takes {text, annotation_id} items (a change request pointing at a comment).
+  return unwrap(await sb.rpc("decide_step", args as FunctionArgs<"decide_step">)) as unknown as DecisionResult;
 }
 
 /** The author marks a change request done, with an optional note (mark_change_done). */

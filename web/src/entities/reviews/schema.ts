@@ -18,7 +18,8 @@ export const signSchema = z
   .object({
     decision: z.enum(DECISIONS, { error: "Choose a decision." }),
     comment: z.string(),
-    change_requests: z.array(z.object({ text: z.string() })),
+    // annotation_id: "" points at nothing in particular.
+    change_requests: z.array(z.object({ text: z.string(), annotation_id: z.string() })),
     password: z.string(),
     totp_code: z.string(),
     needs_code: z.boolean(),
@@ -43,17 +44,25 @@ export const signSchema = z
   .transform((v) => ({
     decision: v.decision,
     comment: v.comment.trim(),
-    changeRequests: v.decision === "changes_requested" ? v.change_requests.map((c) => c.text.trim()).filter((t) => t !== "") : undefined,
+    changeRequests:
+      v.decision === "changes_requested"
+        ? v.change_requests
+            .map((c): ChangeRequestInput => (c.annotation_id ? { text: c.text.trim(), annotation_id: c.annotation_id } : c.text.trim()))
+            .filter((c) => (typeof c === "string" ? c : c.text) !== "")
+        : undefined,
     password: v.password,
     totpCode: v.needs_code ? v.totp_code.trim() : undefined,
   }));
+
+/** A change request as decide_step takes it: its text, or its text and the annotation it points at. */
+export type ChangeRequestInput = string | { text: string; annotation_id: string };
 
 export type SignInput = z.input<typeof signSchema>;
 export type SignOutput = z.output<typeof signSchema>;
 
 /** The sign dialog's empty form. */
 export function signValues(needsCode: boolean): SignInput {
-  return { decision: "approved", comment: "", change_requests: [{ text: "" }], password: "", totp_code: "", needs_code: needsCode };
+  return { decision: "approved", comment: "", change_requests: [{ text: "", annotation_id: "" }], password: "", totp_code: "", needs_code: needsCode };
 }
 
 /** Marking a change done: an optional note of at most 2000 characters. */

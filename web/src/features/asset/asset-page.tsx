@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, Archive, ChevronDown, FileQuestion, FileText, FileUp, PencilLine, Send, Settings2 } from "lucide-react";
-import { lazy, Suspense, useCallback, useEffect, useId, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { Alert, AlertDescription, AlertTitle } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -14,6 +14,9 @@ import { ReadOnlyNote } from "@/components/ui/read-only-note";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import type { MentionPerson } from "@/components/ui/mention-textarea";
+import { type Annotation, type AnnotationTarget, fetchAnnotationVersion, versionAnnotationsQuery } from "@/entities/annotations";
+import { annotateValues } from "@/entities/annotations/schema";
 import { type Asset, assetQuery } from "@/entities/assets";
 import { ownMemberQuery, peopleQuery } from "@/entities/members";
 import { productSummariesQuery } from "@/entities/products";
@@ -24,24 +27,30 @@ import { useAuth, useReadOnly } from "@/lib/auth";
 import { assetStatusLabel, assetStatusVariant, assetTypeLabel, canWriteContent, expiryState } from "@/lib/content-types";
 import { firstScreenShown } from "@/lib/idle";
 import { useDocumentTitle } from "@/lib/use-document-title";
+import { useMediaQuery } from "@/lib/use-media-query";
+import { cn } from "@/lib/utils";
+import type { AnnotateDraft } from "./annotate-dialog";
+import { AnnotatedAuthored, AnnotatedImage, AnnotatedPdf, type AnnotationProps } from "./annotated-viewer";
+import { AnnotationPanel } from "./annotation-panel";
+import { canAnnotate } from "./annotation-threads";
 import { ArchiveDialog } from "./asset-dialogs";
-import { AuthoredViewer } from "./authored-viewer";
 import { CompareView } from "./compare-view";
 import { prefetchCurrentPdf } from "./early";
-import { ImageViewer } from "./image-viewer";
 import type { NewVersionMode } from "./new-version-dialog";
 import { preparePdf } from "@/components/document-viewer/pdf";
-import { PdfViewer } from "@/components/document-viewer/pdf-viewer";
+import { ReferencePane, type ReferenceView } from "./reference-pane";
 import { type ReviewDialogState, ReviewCard, ReviewStrip } from "./review-panel";
 import { answersForAsset, submittable, type Viewer } from "./review-rules";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf } from "./types";
+import { useVersionThreads } from "./use-version-threads";
 
 // The forms (react-hook-form, zod) are needed only once someone edits or
 // adds a version: they load then, not with the page's first paint.
 const EditDetailsDialog = lazy(() => import("./details-dialog").then((m) => ({ default: m.EditDetailsDialog })));
 const NewVersionDialog = lazy(() => import("./new-version-dialog").then((m) => ({ default: m.NewVersionDialog })));
 const ReviewDialogHost = lazy(() => import("./review-dialogs").then((m) => ({ default: m.ReviewDialogHost })));
+const AnnotateDialog = lazy(() => import("./annotate-dialog").then((m) => ({ default: m.AnnotateDialog })));
 
 /** The newest version's PDF starts opening as soon as the versions arrive. */
 function prefetchNewest(rows: VersionSummary[]) {
@@ -83,7 +92,8 @@ function parseCompare(value: string | null): [number, number] | null {
  * is "not found", exactly like one that does not exist.
  *
  * URL state: `?v=N` shows version N (default: the current one);
- * `?compare=A,B` compares version A with version B.
+ * `?compare=A,B` compares version A with version B; `?thread=ID` selects
+ * a comment thread (and brings it into view when the page opens).
  */
 export function AssetPage() {
   const { id = "" } = useParams();
@@ -188,6 +198,90 @@ function AssetDetail({
       p.set("compare", `${a},${b}`);
     });
   };
+
+  // ---- comments (annotations) on the version shown
+  const threads = useVersionThreads(asset.id, shown, !compare);
+  const selected = params.get("thread");
+  const [focus, setFocus] = useState<AnnotationProps["focus"]>(() => (selected ? { threadId: selected, nonce: 1 } : null));
+  const [draft, setDraft] = useState<AnnotateDraft | null>(null);
+  const [reference, setReference] = useState<ReferenceView | null>(null);
+  const wide = useMediaQuery("(min-width: 80rem)");
+  const viewerCard = useRef<HTMLDivElement>(null);
+  const isCurrent = shown !== undefined && shown.id === current?.id;
+  const mayAnnotate = canAnnotate(viewer) && isCurrent && !archived;
+  const mentionable = useMemo<MentionPerson[]>(
+    () => (people.data ?? []).filter((p) => p.full_name.trim() !== "").map((p) => ({ id: p.id, name: p.full_name.trim(), detail: p.email })),
+    [people.data],
+  );
+
+  const selectThread = useCallback(
+    (threadId: string) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set("thread", threadId);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+  /** Selects a thread and brings it into view in the document (on a phone, the document into view first). */
+  const showThread = (threadId: string) => {
+    selectThread(threadId);
+    setFocus((f) => ({ threadId, nonce: (f?.nonce ?? 0) + 1 }));
+    const card = viewerCard.current?.getBoundingClientRect();
+    if (card && (card.bottom < 96 || card.top > window.innerHeight * 0.6)) viewerCard.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
+  /**
+   * A change request's "Show in document": its thread on the current version,
+   * else on the version its annotation was made on.
+   */
+  const showChangeThread = async (threadId: string, annotationId: string | null) => {
+    let target = current;
+    if (current) {
+      const rows = await queryClient.query(versionAnnotationsQuery(asset.id, current.id)).catch(() => [] as Annotation[]);
+      if (!rows.some((a) => a.thread_id === threadId) && annotationId) {
+        const versionId = await fetchAnnotationVersion(annotationId).catch(() => null);
+        target = versions.find((v) => v.id === versionId) ?? current;
+      }
+    }
+    update((p) => {
+      p.delete("compare");
+      if (!target || target.id === current?.id) p.delete("v");
+      else p.set("v", String(target.number));
+      p.set("thread", threadId);
+    });
+    setFocus((f) => ({ threadId, nonce: (f?.nonce ?? 0) + 1 }));
+    viewerCard.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
+  const openReference = (a: Annotation) => {
+    if (!a.reference_id) return;
+    showThread(a.thread_id);
+    setReference({ referenceId: a.reference_id, page: a.reference_page ?? 1, quote: a.reference_quote, mode: "view" });
+  };
+  const annotationProps: AnnotationProps = {
+    threads,
+    selected,
+    onSelect: selectThread,
+    focus,
+    onAnnotate: mayAnnotate
+      ? (target: AnnotationTarget) => {
+          setDraft({ target, values: annotateValues(role) });
+        }
+      : null,
+  };
+  const picking = reference?.mode === "pick";
+  /** A passage selected in the reference goes back to the annotate dialog, and stays highlighted. */
+  const pickPassage = (passage: { page: number; text: string }) => {
+    setDraft((d) => (d ? { ...d, values: { ...d.values, reference_page: String(passage.page), reference_quote: passage.text } } : d));
+    setReference((r) => (r ? { ...r, page: passage.page, quote: passage.text, mode: "view" } : r));
+  };
+  const closeReference = () => {
+    setReference(null);
+  };
+  const split = wide && !compare;
 
   const versionLabel = (v: VersionSummary) =>
     `v${v.number}${v.id === asset.current_version_id ? " · current" : ""}${v.id === asset.approved_version_id ? " · approved" : ""}`;
@@ -332,8 +426,13 @@ function AssetDetail({
         </div>
       </header>
 
-      <div className="grid min-w-0 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <Card className="min-w-0 gap-0 overflow-hidden p-0">
+      <div
+        className={cn(
+          "grid min-w-0 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]",
+          reference && split && "xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_22rem]",
+        )}
+      >
+        <Card ref={viewerCard} className="min-w-0 scroll-mt-20 gap-0 overflow-hidden p-0">
           {compare ? (
             <CompareView
               versions={versions}
@@ -364,7 +463,7 @@ function AssetDetail({
                   </Button>
                 </div>
               ) : null}
-              <VersionViewer key={shown.id} version={shown} title={`${asset.title}, v${shown.number}`} onShown={showPanel} />
+              <VersionViewer key={shown.id} version={shown} title={`${asset.title}, v${shown.number}`} onShown={showPanel} annotations={annotationProps} />
             </>
           ) : (
             <EmptyState icon={FileText} title="No versions yet" className="m-6">
@@ -373,14 +472,55 @@ function AssetDetail({
           )}
         </Card>
 
+        {reference && split ? (
+          <ReferencePane
+            view={reference}
+            layout="split"
+            onPick={(passage) => {
+              pickPassage(passage);
+            }}
+            onClose={closeReference}
+          />
+        ) : null}
+
         <div className="grid min-w-0 content-start gap-5">
           <Card id="review" className="min-w-0 scroll-mt-20 p-4" data-testid="review-card">
             {!panelReady ? (
               <PanelSkeleton label="Loading the review" rows={4} />
             ) : (
-              <ReviewCard asset={asset} versions={versions} people={people.data ?? []} viewer={viewer} onOpen={setReviewDialog} />
+              <ReviewCard
+                asset={asset}
+                versions={versions}
+                people={people.data ?? []}
+                viewer={viewer}
+                onOpen={setReviewDialog}
+                onShowThread={(threadId, annotationId) => {
+                  void showChangeThread(threadId, annotationId);
+                }}
+              />
             )}
           </Card>
+          {shown && !compare ? (
+            <Card id="comments" className="min-w-0 scroll-mt-20 p-4" data-testid="comments-card">
+              {!panelReady ? (
+                <PanelSkeleton label="Loading the comments" rows={3} />
+              ) : (
+                <AnnotationPanel
+                  assetId={asset.id}
+                  versionId={shown.id}
+                  versionNumber={shown.number}
+                  isCurrent={isCurrent}
+                  threads={threads}
+                  people={mentionable}
+                  viewer={viewer}
+                  selected={selected}
+                  rendition={renditionOf(shown)}
+                  onShow={showThread}
+                  onOpenReference={openReference}
+                />
+              )}
+            </Card>
+          ) : null}
         <Card className="min-w-0 gap-0 p-4">
           {!panelReady ? (
             <PanelSkeleton />
@@ -416,6 +556,40 @@ function AssetDetail({
         </Card>
         </div>
       </div>
+
+      {reference && !split ? (
+        <ReferencePane
+          view={reference}
+          layout="sheet"
+          onPick={(passage) => {
+            pickPassage(passage);
+          }}
+          onClose={closeReference}
+        />
+      ) : null}
+
+      {draft && shown && !picking ? (
+        <Suspense fallback={null}>
+          <AnnotateDialog
+            assetId={asset.id}
+            versionId={shown.id}
+            draft={draft}
+            people={mentionable}
+            image={renditionOf(shown) === "image"}
+            onPickPassage={(d) => {
+              setDraft(d);
+              setReference({ referenceId: d.values.reference_id, page: Number(d.values.reference_page) || 1, quote: d.values.reference_quote, mode: "pick" });
+            }}
+            onCreated={(a) => {
+              selectThread(a.thread_id);
+            }}
+            onClose={() => {
+              setDraft(null);
+              setReference((r) => (r?.mode === "pick" ? null : r));
+            }}
+          />
+        </Suspense>
+      ) : null}
 
       {reviewDialog && !readOnly ? (
         <Suspense fallback={null}>
@@ -484,25 +658,15 @@ function AssetDetail({
   );
 }
 
-/** The viewer the version's rendition needs. */
-/** Shows one version; `onShown` is called once a PDF's first page is painted. */
-function VersionViewer({ version, title, onShown }: { version: VersionSummary; title: string; onShown: () => void }) {
+/** Shows one version with its annotations; `onShown` is called once a PDF's first page is painted. */
+function VersionViewer({ version, title, onShown, annotations }: { version: VersionSummary; title: string; onShown: () => void; annotations: AnnotationProps }) {
   const rendition = renditionOf(version);
-  if (rendition === "authored") return <AuthoredViewer html={version.content_html ?? ""} title={title} />;
+  if (rendition === "authored") return <AnnotatedAuthored html={version.content_html ?? ""} title={title} annotations={annotations} />;
   if (rendition === "pdf" && version.file_bucket && version.file_path) {
-    return (
-      <PdfViewer
-        bucket={version.file_bucket}
-        path={version.file_path}
-        fileSize={version.file_size}
-        pageCount={version.page_count}
-        title={title}
-        onFirstPage={onShown}
-      />
-    );
+    return <AnnotatedPdf version={{ ...version, file_bucket: version.file_bucket, file_path: version.file_path }} title={title} onShown={onShown} annotations={annotations} />;
   }
   if (rendition === "image" && version.file_bucket && version.file_path) {
-    return <ImageViewer bucket={version.file_bucket} path={version.file_path} alt={title} />;
+    return <AnnotatedImage bucket={version.file_bucket} path={version.file_path} alt={title} annotations={annotations} />;
   }
   return (
     <EmptyState icon={FileQuestion} title="This file cannot be shown here" className="m-6">

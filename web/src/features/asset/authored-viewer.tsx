@@ -1,3 +1,4 @@
+import type { ReactNode, Ref } from "react";
 import { cn } from "@/lib/utils";
 
 /**
@@ -25,17 +26,41 @@ const PROSE = cn(
 
 /**
  * An authored version. The HTML was sanitised by the server (bluemonday)
- * when the version was saved; it is shown as a page of text.
+ * when the version was saved; it is shown as a page of text. `overlay` is
+ * drawn over the page (annotations), whose element is `frameRef`; the text
+ * itself is `articleRef`.
  */
-export function AuthoredViewer({ html, title }: { html: string; title: string }) {
+export function AuthoredViewer({
+  html,
+  title,
+  overlay,
+  frameRef,
+  articleRef,
+  toolbar,
+}: {
+  html: string;
+  title: string;
+  overlay?: ReactNode;
+  frameRef?: Ref<HTMLDivElement>;
+  articleRef?: Ref<HTMLElement>;
+  /** Controls above the page (annotations' own). */
+  toolbar?: ReactNode;
+}) {
   return (
-    <div role="region" aria-label={title} tabIndex={0} className="max-h-[min(78dvh,60rem)] min-h-64 overflow-auto bg-muted/70 p-3 sm:p-6 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset">
-      <article
-        className={cn("mx-auto max-w-3xl rounded-md bg-card p-6 shadow-sm ring-1 ring-black/5 sm:p-10", PROSE)}
-        data-testid="authored-content"
-        // Sanitised server-side (bluemonday) before it was stored.
-        dangerouslySetInnerHTML={{ __html: html || "<p><em>This version has no text.</em></p>" }}
-      />
+    <div className="flex min-h-0 flex-col">
+      {toolbar ? <div className="flex flex-wrap items-center justify-end gap-2 border-b bg-card px-3 py-2">{toolbar}</div> : null}
+      <div role="region" aria-label={title} tabIndex={0} className="max-h-[min(78dvh,60rem)] min-h-64 overflow-auto bg-muted/70 p-3 sm:p-6 focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none focus-visible:ring-inset">
+        <div ref={frameRef} className="relative mx-auto max-w-3xl">
+          <article
+            ref={articleRef}
+            className={cn("rounded-md bg-card p-6 shadow-sm ring-1 ring-black/5 sm:p-10", PROSE)}
+            data-testid="authored-content"
+            // Sanitised server-side (bluemonday) before it was stored.
+            dangerouslySetInnerHTML={{ __html: html || "<p><em>This version has no text.</em></p>" }}
+          />
+          {overlay}
+        </div>
+      </div>
     </div>
   );
 }

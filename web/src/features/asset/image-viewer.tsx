@@ -1,5 +1,5 @@
 import { AlertTriangle } from "lucide-react";
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
 import { Alert, AlertTitle } from "@/components/ui/alert";
 import { Skeleton } from "@/components/ui/skeleton";
 import { useSignedUrl } from "./api";
@@ -9,8 +9,10 @@ import { ZoomControls, type Zoom } from "@/components/document-viewer/zoom-contr
 /**
  * An uploaded image: fitted to the viewer, zoomed with the buttons, the
  * keyboard (+, −, 0) or ctrl + wheel, and panned by dragging or scrolling.
+ * `overlay` is drawn over the image (annotations), in an element of the
+ * image's size; `toolbar` joins the zoom controls.
  */
-export function ImageViewer({ bucket, path, alt }: { bucket: string; path: string; alt: string }) {
+export function ImageViewer({ bucket, path, alt, overlay, toolbar }: { bucket: string; path: string; alt: string; overlay?: ReactNode; toolbar?: ReactNode }) {
   const url = useSignedUrl(bucket, path);
   const [zoom, setZoom] = useState<Zoom>("fit");
   const [natural, setNatural] = useState<{ w: number; h: number } | null>(null);
@@ -81,7 +83,9 @@ export function ImageViewer({ bucket, path, alt }: { bucket: string; path: strin
         onFit={() => {
           setZoom("fit");
         }}
-      />
+      >
+        {toolbar}
+      </ZoomControls>
       <div
         ref={scroller}
         role="region"
@@ -102,18 +106,21 @@ export function ImageViewer({ bucket, path, alt }: { bucket: string; path: strin
       >
         {url.data ? (
           <div className="flex min-h-full min-w-full items-center justify-center p-4" style={{ width: "max-content" }}>
-            <img
-              src={url.data}
-              alt={alt}
-              draggable={false}
-              onLoad={(e) => {
-                const img = e.currentTarget;
-                setNatural({ w: img.naturalWidth, h: img.naturalHeight });
-                measureFit(img.naturalWidth, img.naturalHeight);
-              }}
-              className="max-w-none bg-white shadow-sm select-none"
-              style={natural ? { width: natural.w * scale, height: natural.h * scale } : { maxWidth: "100%" }}
-            />
+            <div className="relative" data-page-number={1}>
+              <img
+                src={url.data}
+                alt={alt}
+                draggable={false}
+                onLoad={(e) => {
+                  const img = e.currentTarget;
+                  setNatural({ w: img.naturalWidth, h: img.naturalHeight });
+                  measureFit(img.naturalWidth, img.naturalHeight);
+                }}
+                className="block max-w-none bg-white shadow-sm select-none"
+                style={natural ? { width: natural.w * scale, height: natural.h * scale } : { maxWidth: "100%" }}
+              />
+              {natural ? overlay : null}
+            </div>
           </div>
         ) : (
           <div className="flex h-full items-center justify-center p-6">

@@ -14,6 +14,7 @@ import {
   FileSignature,
   Hand,
   History,
+  LocateFixed,
   ListChecks,
   PenLine,
   Send,
@@ -67,6 +68,7 @@ import {
   blockingChanges,
   canConfirm,
   canMarkDone,
+  changeThread,
   checklist,
   exportsRecords,
   hasForm2253,
@@ -157,12 +159,15 @@ export function ReviewCard({
   people,
   viewer,
   onOpen,
+  onShowThread,
 }: {
   asset: Asset;
   versions: VersionSummary[];
   people: Person[];
   viewer: Viewer;
   onOpen: (dialog: ReviewDialogState) => void;
+  /** Shows the comment thread a change request points at, in the document. */
+  onShowThread?: (threadId: string, annotationId: string | null) => void;
 }) {
   const rounds = useQuery(assetRoundsQuery(asset.id));
   const changes = useQuery(assetChangeRequestsQuery(asset.id));
@@ -222,7 +227,7 @@ export function ReviewCard({
 
       {/* Between rounds the checklist is the author's to-do: it comes first, then the gate and the submission. */}
       {items.length > 0 && !open ? (
-        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
       {submittable(asset.status) && answersForAsset(viewer, asset) ? <SubmitBlock asset={asset} onOpen={onOpen} /> : null}
@@ -251,7 +256,7 @@ export function ReviewCard({
       ) : null}
 
       {items.length > 0 && open ? (
-        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} />
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
       {history.length > 0 ? (
@@ -698,6 +703,7 @@ function ChangeChecklist({
   viewer,
   authorId,
   onOpen,
+  onShowThread,
 }: {
   asset: Asset;
   items: ChangeRequest[];
@@ -706,6 +712,7 @@ function ChangeChecklist({
   viewer: Viewer;
   authorId: string | null;
   onOpen: (dialog: ReviewDialogState) => void;
+  onShowThread: ((threadId: string, annotationId: string | null) => void) | undefined;
 }) {
   const queryClient = useQueryClient();
   const headingId = useId();
@@ -756,6 +763,21 @@ function ChangeChecklist({
                 {c.done_note ? `: “${c.done_note}”` : ""}
                 {c.status === "confirmed" ? ` · confirmed by ${nameOf(people, c.confirmed_by)}` : ""}
               </p>
+            ) : null}
+            {changeThread(c) && onShowThread ? (
+              <div className="pl-6">
+                <Button
+                  size="sm"
+                  variant="link"
+                  className="h-auto p-0"
+                  onClick={() => {
+                    const at = changeThread(c);
+                    if (at) onShowThread(at.threadId, at.annotationId);
+                  }}
+                >
+                  <LocateFixed aria-hidden="true" /> Show in document
+                </Button>
+              </div>
             ) : null}
             {canMarkDone(c, asset, viewer) ? (
               <div className="pl-6">

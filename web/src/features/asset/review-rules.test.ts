@@ -200,15 +200,34 @@ describe("the sign form", () => {
   });
 
   it("needs at least one change request when requesting changes, and sends them trimmed without blanks", () => {
-    expect(messages(parse({ decision: "changes_requested", change_requests: [{ text: " " }] }))).toEqual([
+    expect(messages(parse({ decision: "changes_requested", change_requests: [{ text: " ", annotation_id: "" }] }))).toEqual([
       "change_requests: Requesting changes needs at least one change request.",
     ]);
-    const ok = parse({ decision: "changes_requested", change_requests: [{ text: " Cite ZEN-1. " }, { text: "" }, { text: "Move the ISI." }] });
+    const ok = parse({
+      decision: "changes_requested",
+      change_requests: [
+        { text: " Cite ZEN-1. ", annotation_id: "" },
+        { text: "", annotation_id: "" },
+        { text: "Move the ISI.", annotation_id: "" },
+      ],
+    });
     expect(ok.success && ok.data.changeRequests).toEqual(["Cite ZEN-1.", "Move the ISI."]);
   });
 
+  it("sends a change request that points at an annotation with the annotation's id", () => {
+    const ok = parse({
+      decision: "changes_requested",
+      change_requests: [
+        { text: " Cite ZEN-1 here. ", annotation_id: "a-3" },
+        { text: "Move the ISI.", annotation_id: "" },
+        { text: "  ", annotation_id: "a-4" },
+      ],
+    });
+    expect(ok.success && ok.data.changeRequests).toEqual([{ text: "Cite ZEN-1 here.", annotation_id: "a-3" }, "Move the ISI."]);
+  });
+
   it("sends no change requests with any other decision", () => {
-    const ok = parse({ decision: "approved", change_requests: [{ text: "left over" }] });
+    const ok = parse({ decision: "approved", change_requests: [{ text: "left over", annotation_id: "" }] });
     expect(ok.success && ok.data).toEqual({ decision: "approved", comment: "Fine.", changeRequests: undefined, password: "pw", totpCode: undefined });
   });
 

@@ -154,3 +154,13 @@ export function gateRefusal(error: unknown): GateProblem[] {
   const fields = stringRecord(record.fields);
   return fields ? Object.entries(fields).map(([code, message]) => ({ code, message })) : [];
 }
+
+/**
+ * The comment thread a change request points at (its annotation on the
+ * version it was raised on, and the thread, which continues on later
+ * versions), or null.
+ */
+export function changeThread(change: Pick<ChangeRequest, "thread_id" | "annotation_id">): { threadId: string; annotationId: string | null } | null {
+  if (!change.thread_id) return null;
+  return { threadId: change.thread_id, annotationId: change.annotation_id };
+}

@@ -13,9 +13,12 @@ import { PasswordInput } from "@/components/ui/password-input";
 import { decideStep, invalidateAfterReview, type Round, type RoundStep } from "@/entities/reviews";
 import { MAX_CHANGE_REQUESTS, type SignInput, type SignOutput, signSchema, signValues } from "@/entities/reviews/schema";
 import type { VersionSummary } from "@/entities/versions";
+import { FormSelect } from "@/components/ui/form";
 import { fieldMessages } from "@/lib/form-errors";
 import { type Decision, DECISIONS, decisionLabel, decisionMeaning, meaningLabel, reviewerRoleLabel } from "@/lib/review-types";
 import { cn } from "@/lib/utils";
+import { threadLabel } from "./annotation-threads";
+import { useVersionThreads } from "./use-version-threads";
 
 const DECISION_HINTS: Record<Decision, string> = {
   approved: "The asset may be used as it is.",
@@ -70,6 +73,11 @@ export function SignDialog({
   const needsCode = useWatch({ control: form.control, name: "needs_code" });
   const version = versions.find((v) => v.id === round.version_id);
   const role = reviewerRoleLabel(step.role);
+  // The open comments on the version under review, which a change request may point at.
+  const threads = useVersionThreads(assetId, version, decision === "changes_requested");
+  const pointable = threads.annotations
+    .filter((a) => a.state === "open")
+    .map((a) => ({ id: a.id, label: threadLabel(threads.numbers.get(a.thread_id), a.target, { max: 50 }) }));
 
   return (
     <EntityFormDialog
@@ -113,7 +121,7 @@ export function SignDialog({
       <FormField name="comment" label="Comment" hint="Required. The author and the record read it beside your decision.">
         <Textarea rows={3} {...form.register("comment")} />
       </FormField>
-      {decision === "changes_requested" ? <ChangeRequestFields /> : null}
+      {decision === "changes_requested" ? <ChangeRequestFields pointable={pointable} /> : null}
       <div className="grid gap-4 rounded-lg border bg-muted/40 p-4">
         <p className="flex items-start gap-2 text-sm leading-6">
           <PenLine aria-hidden="true" className="mt-1 size-4 shrink-0 text-muted-foreground" />
@@ -198,8 +206,12 @@ function DecisionChoice({ approvalsBlocked }: { approvalsBlocked: boolean }) {
   );
 }
 
-/** One or more change requests, each a text the author will tick off. */
-function ChangeRequestFields() {
+/**
+ * One or more change requests, each a text the author will tick off and,
+ * when the version has open comments, the comment it points at (the
+ * checklist then shows it in the document).
+ */
+function ChangeRequestFields({ pointable }: { pointable: { id: string; label: string }[] }) {
   const id = useId();
   const { control, register } = useFormContext<SignInput>();
   const { fields, append, remove } = useFieldArray({ control, name: "change_requests" });
@@ -211,9 +223,28 @@ function ChangeRequestFields() {
       <p className="-mt-1 text-xs leading-5 text-muted-foreground">Each becomes an item of the author&apos;s checklist; you confirm it on the next version.</p>
       {fields.map((f, i) => (
         <div key={f.id} className="flex items-start gap-2">
-          <FormField name={`change_requests.${i}.text`} label={`Change request ${i + 1}`} className="min-w-0 flex-1">
-            <Textarea rows={2} {...register(`change_requests.${i}.text`)} />
-          </FormField>
+          <div className="grid min-w-0 flex-1 gap-2">
+            <FormField name={`change_requests.${i}.text`} label={`Change request ${i + 1}`}>
+              <Textarea rows={2} {...register(`change_requests.${i}.text`)} />
+            </FormField>
+            {pointable.length > 0 ? (
+              <FormField name={`change_requests.${i}.annotation_id`} label={
+                  <>
+                    Points at<span className="sr-only"> (change request {i + 1})</span>
+                  </>
+                }
+              >
+                <FormSelect name={`change_requests.${i}.annotation_id`}>
+                  <option value="">No comment in particular</option>
+                  {pointable.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.label}
+                    </option>
+                  ))}
+                </FormSelect>
+              </FormField>
+            ) : null}
+          </div>
           {fields.length > 1 ? (
             <Button
               variant="ghost"
@@ -240,7 +271,7 @@ function ChangeRequestFields() {
             variant="outline"
             size="sm"
             onClick={() => {
-              append({ text: "" });
+              append({ text: "", annotation_id: "" });
             }}
           >
             <Plus aria-hidden="true" /> Add another change request

@@ -29,7 +29,7 @@ import { ClaimDialog } from "./claim-dialog";
 import { ModuleDialog } from "./module-dialog";
 import { Expiry, ListSkeleton, LoadError, LoadMore } from "./parts";
 import { ReferenceDialog } from "./reference-dialog";
-import { referencePath } from "./reference-path";
+import { referencePath } from "@/components/document-viewer/reference-path";
 import { type SortKey, SORTS, type Tab, TAB_KIND } from "./tabs";
 
 interface TabProps {

@@ -14,7 +14,7 @@ import { attachReferenceFile, invalidateReferences, type Reference, saveReferenc
 import { referenceFieldRules, referenceFormValues } from "@/entities/references/schema";
 import { useReadOnly } from "@/lib/auth";
 import { formatBytes, REFERENCE_KINDS, REFERENCE_STATUSES, referenceKindLabel, referenceStatusLabel } from "@/lib/content-types";
-import { referencePath } from "./reference-path";
+import { referencePath } from "@/components/document-viewer/reference-path";
 import { UploadProgress } from "./upload-progress";
 import { fileProblem, useUpload } from "./use-upload";
 

@@ -11,8 +11,8 @@ import type { Passage } from "@/components/document-viewer/pdf-viewer";
 import { referenceQuery, type ReferenceSummary } from "@/entities/references";
 import { referenceKindLabel, referenceStatusLabel, referenceStatusVariant } from "@/lib/content-types";
 import { useDocumentTitle } from "@/lib/use-document-title";
-import { passageFromSearch } from "./reference-path";
-import { ReferenceDocument } from "./reference-viewer";
+import { passageFromSearch } from "@/components/document-viewer/reference-path";
+import { ReferenceDocument } from "@/components/document-viewer/reference-document";
 
 const REFERENCES_TAB = "/content?tab=references";
 

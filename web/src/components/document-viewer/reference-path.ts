@@ -1,4 +1,4 @@
-import type { Passage } from "@/components/document-viewer/pdf-viewer";
+import type { Passage } from "./pdf-viewer";
 
 /**
  * The address of a reference's viewer (/content/references/{id}), opening
