@@ -245,6 +245,10 @@ export function ReviewCard({
         />
       ) : null}
 
+      {items.length > 0 && open ? (
+        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
+      ) : null}
+
       {current && exportsRecords(viewer) ? (
         <section aria-labelledby={`${headingId}-record`} className="grid gap-2 border-t pt-3">
           <h3 id={`${headingId}-record`} className="text-xs font-semibold tracking-wide text-muted-foreground">
@@ -253,10 +257,6 @@ export function ReviewCard({
           <p className="text-xs leading-5 text-muted-foreground">The version as reviewed, its annotations, the signed decisions and the round’s audit entries, for an inspector.</p>
           <ExportButtons target={{ kind: "record", round: current, jobCode: asset.job_code }} />
         </section>
-      ) : null}
-
-      {items.length > 0 && open ? (
-        <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
       {history.length > 0 ? (
