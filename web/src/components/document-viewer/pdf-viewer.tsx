@@ -347,7 +347,7 @@ export function PdfViewer({
   }
 
   return (
-    <div className={cn("flex min-h-0 flex-col", fill && "flex-1")}>
+    <div className={cn("@container flex min-h-0 flex-col", fill && "flex-1")}>
       <ZoomControls
         scale={scale}
         zoom={zoom}

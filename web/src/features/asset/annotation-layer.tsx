@@ -123,12 +123,19 @@ export function PageMarks({ page, anchors, regions, byId, numbers, selected, onS
           />
         );
       })}
-      {[...(anchors ?? [])].map(([id, anchor]) => {
-        const a = byId.get(id);
-        const first = anchor.boxes[0];
-        if (!a || !first) return null;
-        return <Marker key={id} number={numbers.get(a.thread_id)} label={markerLabel(numbers.get(a.thread_id), a)} selected={a.thread_id === selected} at={first} side="text" onClick={() => { onSelect(a.thread_id); }} />;
-      })}
+      {marginMarkers(anchors, byId).map(({ id, a, at, slot }) => (
+        <Marker
+          key={id}
+          number={numbers.get(a.thread_id)}
+          label={markerLabel(numbers.get(a.thread_id), a)}
+          selected={a.thread_id === selected}
+          at={at}
+          slot={slot}
+          onClick={() => {
+            onSelect(a.thread_id);
+          }}
+        />
+      ))}
       {regions.map((r) => (
         <Marker
           key={`m-${r.id}`}
@@ -136,7 +143,6 @@ export function PageMarks({ page, anchors, regions, byId, numbers, selected, onS
           label={markerLabel(numbers.get(r.thread_id), r)}
           selected={r.thread_id === selected}
           at={r.target}
-          side="region"
           onClick={() => {
             onSelect(r.thread_id);
           }}
@@ -159,7 +165,7 @@ export function PageMarks({ page, anchors, regions, byId, numbers, selected, onS
       ) : null}
       {drawing ? (
         <div
-          className="pointer-events-auto absolute inset-0 cursor-crosshair touch-none bg-primary/5"
+          className="pointer-events-auto absolute inset-0 cursor-crosshair touch-none bg-primary/5 select-none"
           data-testid="draw-surface"
           onPointerDown={onPointerDown}
           onPointerMove={onPointerMove}
@@ -184,7 +190,33 @@ function boxBand(a: Point, b: Point, bounds: DOMRect): Box {
   return { x, y, width: Math.min(1, Math.max(p.x, q.x)) - x, height: Math.min(1, Math.max(p.y, q.y)) - y };
 }
 
-function Marker({ number, label, selected, at, side, onClick }: { number: number | undefined; label: string; selected: boolean; at: Box; side: "text" | "region"; onClick: () => void }) {
+/**
+ * The markers of the quotes on a page, in the page's left margin beside
+ * each quote's first line (so they never cover words); quotes starting on
+ * the same line take the next places along the margin.
+ */
+function marginMarkers(anchors: ReadonlyMap<string, Anchor> | undefined, byId: ReadonlyMap<string, Annotation>): { id: string; a: Annotation; at: Box; slot: number }[] {
+  const out: { id: string; a: Annotation; at: Box; slot: number }[] = [];
+  for (const [id, anchor] of anchors ?? []) {
+    const a = byId.get(id);
+    const first = anchor.boxes[0];
+    if (a && first) out.push({ id, a, at: first, slot: 0 });
+  }
+  out.sort((p, q) => p.at.y - q.at.y || p.at.x - q.at.x);
+  for (let i = 1; i < out.length; i++) {
+    const prev = out[i - 1];
+    const cur = out[i];
+    if (prev && cur && Math.abs(cur.at.y - prev.at.y) < Math.max(0.004, prev.at.height / 2)) cur.slot = prev.slot + 1;
+  }
+  return out;
+}
+
+/**
+ * A thread's numbered marker: a quote's in the margin (`slot` places
+ * along it), a region's on its top left corner.
+ */
+function Marker({ number, label, selected, at, slot, onClick }: { number: number | undefined; label: string; selected: boolean; at: Box; slot?: number; onClick: () => void }) {
+  const margin = slot !== undefined;
   return (
     <button
       type="button"
@@ -194,10 +226,10 @@ function Marker({ number, label, selected, at, side, onClick }: { number: number
       onClick={onClick}
       className={cn(
         "pointer-events-auto absolute inline-flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-[11px] leading-none font-semibold text-white tabular-nums shadow ring-2 ring-white transition-transform focus-visible:ring-ring focus-visible:outline-none",
-        side === "text" ? "-translate-x-[calc(100%+3px)] -translate-y-1/4" : "-translate-x-1/2 -translate-y-1/2",
+        margin ? "" : "-translate-x-1/2 -translate-y-1/2",
         selected ? "z-[1] scale-110 bg-orange-600" : "bg-amber-600 hover:bg-amber-700",
       )}
-      style={{ left: `${at.x * 100}%`, top: `${at.y * 100}%` }}
+      style={margin ? { left: 4 + slot * 22, top: `calc(${at.y * 100}% + ${(at.height * 50).toFixed(3)}% - 10px)` } : { left: `${at.x * 100}%`, top: `${at.y * 100}%` }}
     >
       {number ?? "•"}
     </button>
@@ -217,7 +249,8 @@ export function AreaToggle({ on, onChange }: { on: boolean; onChange: (on: boole
       title={on ? "Drag on a page to draw the area; Escape stops" : "Draw a box on a page to comment on it"}
     >
       <SquareDashedMousePointer aria-hidden="true" />
-      {on ? "Drawing: drag on a page" : "Comment on an area"}
+      {/* In a narrow viewer the icon alone shows; its name stays for assistive technology. */}
+      <span className="@max-2xl:sr-only">{on ? "Drawing: drag on a page" : "Comment on an area"}</span>
     </Button>
   );
 }

@@ -429,7 +429,9 @@ function AssetDetail({
       <div
         className={cn(
           "grid min-w-0 items-start gap-5 lg:grid-cols-[minmax(0,1fr)_22rem] xl:grid-cols-[minmax(0,1fr)_24rem]",
-          reference && split && "xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_22rem]",
+          // The reference beside the version: the two documents share the width, the panel goes under
+          // them (beside them on the widest screens).
+          reference && split && "xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)] 2xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_22rem]",
         )}
       >
         <Card ref={viewerCard} className="min-w-0 scroll-mt-20 gap-0 overflow-hidden p-0">
@@ -483,7 +485,7 @@ function AssetDetail({
           />
         ) : null}
 
-        <div className="grid min-w-0 content-start gap-5">
+        <div className={cn("grid min-w-0 content-start gap-5", reference && split && "xl:col-span-2 xl:grid-cols-2 2xl:col-span-1 2xl:grid-cols-1")}>
           <Card id="review" className="min-w-0 scroll-mt-20 p-4" data-testid="review-card">
             {!panelReady ? (
               <PanelSkeleton label="Loading the review" rows={4} />

@@ -69,7 +69,7 @@ export function ImageViewer({ bucket, path, alt, overlay, toolbar }: { bucket: s
   }
 
   return (
-    <div className="flex min-h-0 flex-col">
+    <div className="@container flex min-h-0 flex-col">
       <ZoomControls
         scale={scale}
         zoom={zoom}

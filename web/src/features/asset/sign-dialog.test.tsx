@@ -158,3 +158,90 @@ describe("SignDialog", () => {
     expect(within(dialog).getByRole("radio", { name: /^Request changes/ })).toBeChecked();
   });
 });
+
+describe("SignDialog on a version with comments", () => {
+  const VERSION = "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d";
+  const annotation = (id: string, thread: string, target: Record<string, unknown>, state = "open") => ({
+    id,
+    thread_id: thread,
+    version_id: VERSION,
+    asset_id: "a1",
+    category: "claim_needs_reference",
+    body: "Cite it.",
+    state,
+    anchor_status: "anchored",
+    target,
+    reference_id: null,
+    reference_page: null,
+    reference_quote: "",
+    created_by: "u-med",
+    author_name: "Dr. Mei Medical",
+    created_at: "2026-03-01T10:00:00Z",
+    resolved_by: null,
+    resolved_at: null,
+    carried_from: null,
+    replies: [],
+  });
+
+  beforeEach(() => {
+    rpc.mockReset();
+    rpc.mockImplementation((fn: string) => {
+      if (fn === "version_annotations") {
+        return Promise.resolve({
+          data: [
+            annotation("an-1", "th-1", { type: "text", exact: "relieves moderate pain within two weeks", start: 8, end: 47 }),
+            annotation("an-2", "th-2", { type: "text", exact: "already settled", start: 60, end: 75 }, "resolved"),
+            annotation("an-3", "th-3", { type: "region", page: 2, x: 0.1, y: 0.1, width: 0.5, height: 0.2 }),
+          ],
+          error: null,
+          status: 200,
+        });
+      }
+      return Promise.resolve({ data: { review: { status: "open" }, step: {}, signature: {}, change_requests: [{ id: "c1" }, { id: "c2" }] }, error: null, status: 200 });
+    });
+  });
+
+  it("lets each change request point at an open comment, by number and quote, and sends the comment's id with it", async () => {
+    const onClose = vi.fn();
+    const v = [{ id: VERSION, number: 2, sha256: "d".repeat(64), kind: "file", mimetype: "application/pdf" }] as VersionSummary[];
+    renderWithQuery(
+      <SignDialog
+        assetId="a1"
+        step={step}
+        round={{ ...round, version_id: VERSION }}
+        versions={v}
+        signerName="Dr. Mei Medical"
+        hasAuthenticator={false}
+        blocking={0}
+        onClose={onClose}
+      />,
+    );
+    const dialog = screen.getByRole("dialog", { name: "Sign the medical review" });
+    const u = userEvent.setup();
+    await u.click(within(dialog).getByRole("radio", { name: /^Request changes/ }));
+    await u.type(within(dialog).getByLabelText("Comment", { exact: true }), "Two points.");
+    await u.type(within(dialog).getByRole("textbox", { name: "Change request 1" }), "Cite ZEN-1.");
+    const pointsAt = await within(dialog).findByLabelText("Points at (change request 1)");
+    // Open comments only, numbered as on the page (the resolved #2 is not offered).
+    expect(within(pointsAt).getAllByRole("option").map((o) => o.textContent)).toEqual([
+      "No comment in particular",
+      "#1 “relieves moderate pain within two weeks”",
+      "#3 Area on page 2",
+    ]);
+    await u.selectOptions(pointsAt, "an-1");
+    await u.click(within(dialog).getByRole("button", { name: "Add another change request" }));
+    await u.type(within(dialog).getByRole("textbox", { name: "Change request 2" }), "Move the ISI up.");
+    await u.type(password(dialog), "pw");
+    await u.click(within(dialog).getByRole("button", { name: "Sign and request changes" }));
+    await waitFor(() => {
+      expect(onClose).toHaveBeenCalled();
+    });
+    expect(rpc).toHaveBeenLastCalledWith("decide_step", {
+      step_id: "s-med",
+      decision: "changes_requested",
+      comment: "Two points.",
+      password: "pw",
+      change_requests: [{ text: "Cite ZEN-1.", annotation_id: "an-1" }, "Move the ISI up."],
+    });
+  });
+});
