@@ -236,6 +236,9 @@ type AuditFilter struct {
 	ObjectType string
 	// ObjectID selects one object; it needs ObjectType.
 	ObjectID string
+	// ObjectIDs selects any of these objects (at most MaxAuditObjects);
+	// it needs ObjectType and no ObjectID.
+	ObjectIDs []string
 	// Since and Until bound CreatedAt: Since <= CreatedAt < Until. A zero
 	// time does not bound.
 	Since time.Time
@@ -248,10 +251,11 @@ type AuditFilter struct {
 	Limit int
 }
 
-// Page sizes of ListAudit.
+// Page sizes of ListAudit, and the most objects one AuditFilter names.
 const (
 	DefaultAuditPage = 50
 	MaxAuditPage     = 1000
+	MaxAuditObjects  = 1000
 )
 
 // Reasons a chain is broken (AuditVerification.Reason begins with one).
@@ -329,7 +333,8 @@ type AuditStore interface {
 	AppendAudit(ctx context.Context, e *AuditEntry) error
 	// ListAudit returns up to f.Limit entries of the chain f.OrgID that
 	// match f, newest (highest ID) first. It returns an *Error of
-	// KindInvalid (code "invalid_filter") for ObjectID without ObjectType.
+	// KindInvalid (code "invalid_filter") for ObjectID or ObjectIDs without
+	// ObjectType, for both together, and for more than MaxAuditObjects.
 	ListAudit(ctx context.Context, f AuditFilter) ([]AuditEntry, error)
 	// VerifyAudit recomputes the chain of orgID from its first entry, on a
 	// consistent snapshot, and reports whether it is intact or where it

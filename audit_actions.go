@@ -94,6 +94,15 @@ const (
 	ActionAnnotationsCarried = "annotations_carried_forward"
 )
 
+// Audit actions of the exports (issue 16): a member exported the review
+// record of a round (meta.format: pdf or json) or the Form 2253 data of
+// an approved asset. Exports change nothing; they are recorded because who
+// took a copy of the record, and when, is part of it.
+const (
+	ActionReviewRecordExported = "review_record_exported"
+	ActionForm2253Exported     = "form_2253_exported"
+)
+
 // StepDecisionAction is the audit action of a step decided d.
 func StepDecisionAction(d Decision) string {
 	switch d {
@@ -177,6 +186,7 @@ var serverAuditActions = func() map[string]bool {
 		ActionNotificationsRead,
 		ActionAnnotationCreated, ActionAnnotationReplied, ActionAnnotationResolved, ActionAnnotationReopened,
 		ActionAnnotationsCarried,
+		ActionReviewRecordExported, ActionForm2253Exported,
 	} {
 		m[a] = true
 	}

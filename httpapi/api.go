@@ -54,6 +54,9 @@ type Deps struct {
 	JobsState func() string
 	// Storage serves /storage/v1; nil answers that storage is not configured.
 	Storage *service.Storage
+	// Records serves the exports at /api (the review record, Form 2253);
+	// nil answers them not found.
+	Records *service.Records
 }
 
 // API serves every route.
@@ -62,6 +65,7 @@ type API struct {
 	id       *service.Identity
 	data     *dataapi.Engine
 	storage  *service.Storage
+	records  *service.Records
 	store    fairbalance.Store
 	ui       fs.FS
 	log      *slog.Logger
@@ -89,7 +93,7 @@ func New(cfg Config, d Deps) *API {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	a := &API{cfg: cfg, id: d.Identity, data: d.Data, storage: d.Storage, store: d.Store, ui: d.UI, log: d.Log, started: time.Now(), jobsState: d.JobsState}
+	a := &API{cfg: cfg, id: d.Identity, data: d.Data, storage: d.Storage, records: d.Records, store: d.Store, ui: d.UI, log: d.Log, started: time.Now(), jobsState: d.JobsState}
 	if cfg.RateLimits {
 		a.limiter = ratelimit.New()
 	}

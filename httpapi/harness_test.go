@@ -99,7 +99,9 @@ type harness struct {
 	id      *service.Identity
 	srv     *httptest.Server
 	// blobs is the storage's blob store.
-	blobs   blobtest.Harness
+	blobs blobtest.Harness
+	// data is the registry behind /rest/v1, for arranging rows as members.
+	data    *service.Registry
 	client  *http.Client
 	clock   *clock
 	anon    string
@@ -150,10 +152,12 @@ func startHarness(t testing.TB, backend string, dev bool, opts ...harnessOpt) (*
 	// The whole registry, with the content functions, which reach the
 	// storage (prepare_upload), as serve builds it.
 	data := service.NewRegistry(db, storage)
-	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage})
+	data.Config.Signer, data.Config.SignatureKey = id, keys.AuditKey
+	api := httpapi.New(hcfg, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, Log: logger, Settings: settings, Recovery: recovery, Storage: storage,
+		Records: data.Records})
 	srv := httptest.NewServer(api.Handler())
 	h := &harness{
-		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk, blobs: blobs,
+		t: t, backend: backend, db: db, keys: keys, id: id, srv: srv, clock: clk, blobs: blobs, data: data,
 		anon: keys.APIKey("anon"), service: keys.APIKey("service_role"), ctx: context.Background(),
 		client: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"fairbalance/ratelimit"
+	"fairbalance/service"
 )
 
 var noLimit ratelimit.Rule
@@ -79,6 +80,10 @@ func (a *API) Handler() http.Handler {
 	mux.Handle("POST /api/preview/session", a.auth(keyed, "preview", rulePreview, a.handlePreviewSession))
 	mux.HandleFunc("GET /api/config", a.handleConfig)
 	mux.Handle("GET /api/admin/mail", a.auth(keyed, "", noLimit, a.admin(a.handleMail)))
+	mux.HandleFunc("GET /api/reviews/{id}/record.pdf", a.handleReviewRecord(service.FormatPDF))
+	mux.HandleFunc("GET /api/reviews/{id}/record.json", a.handleReviewRecord(service.FormatJSON))
+	mux.HandleFunc("GET /api/assets/{id}/form-2253.pdf", a.handleForm2253(service.FormatPDF))
+	mux.HandleFunc("GET /api/assets/{id}/form-2253.json", a.handleForm2253(service.FormatJSON))
 	mux.HandleFunc("/api/", a.handleAPINotFound)
 
 	// Functions and gate.

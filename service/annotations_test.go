@@ -299,3 +299,78 @@ func TestChangeRequestPointsAtAnnotation(t *testing.T) {
 		})
 	}
 }
+
+// checkAnnotationMatrix is the permission matrix's part for annotations:
+// members read their organisation's threads and replies and write them
+// only through the functions; viewers and the anonymous write nothing;
+// another organisation's objects are not found.
+func checkAnnotationMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, check func(string, bool)) {
+	anon := fairbalance.Caller{Role: "anon"}
+	threads := map[string]string{}
+	versions := map[string]string{}
+	for _, org := range []string{"own", "other"} {
+		mem := m.members[org]
+		a, err := callErr(m, mem[fairbalance.RoleMarketer], "create_asset", map[string]any{"title": "Annotated", "type": "email", "audience": "hcp",
+			"channel": "Email", "market": "US", "content_html": annotatedHTML})
+		if err != nil {
+			t.Fatal(err)
+		}
+		versions[org] = a["current_version_id"].(string)
+		an, err := callErr(m, mem[fairbalance.RoleReviewerMedical], "create_annotation", map[string]any{"version_id": versions[org], "category": "editorial",
+			"body": "A point.", "target": map[string]any{"type": "text", "exact": "Most patients"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		threads[org] = an["id"].(string)
+		if _, err := callErr(m, mem[fairbalance.RoleMarketer], "reply_annotation", map[string]any{"annotation_id": threads[org], "body": "Noted."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	own, other := m.members["own"], m.members["other"]
+	for _, table := range []string{"annotations", "annotation_replies"} {
+		tested[table] = true
+		for _, role := range fairbalance.Roles {
+			c := own[role]
+			rows := readRows(t, m, c, table, "select=*")
+			check(fmt.Sprintf("%s sees no %s", role, table), len(rows) > 0)
+			for _, r := range rows {
+				check(fmt.Sprintf("%s sees %s of %v", role, table, r["org_id"]), r["org_id"] == m.orgs["own"])
+			}
+			_, err := m.data.Insert(m.ctx, c, table, req(t, ""), []byte(`{"body":"x"}`))
+			check(fmt.Sprintf("%s inserts into %s", role, table), denied(err))
+			_, err = m.data.Update(m.ctx, c, table, req(t, "id=eq."+threads["own"]), []byte(`{"body":"Edited"}`))
+			check(fmt.Sprintf("%s edits %s", role, table), denied(err))
+			_, err = m.data.Delete(m.ctx, c, table, req(t, "id=eq."+threads["own"]))
+			check(fmt.Sprintf("%s deletes %s", role, table), denied(err))
+		}
+		_, err := m.data.Read(m.ctx, anon, table, req(t, "select=*"))
+		check("anonymous reads "+table, denied(err))
+	}
+	for _, fn := range []string{"create_annotation", "reply_annotation", "resolve_annotation", "reopen_annotation", "version_annotations"} {
+		tested["rpc:"+fn] = true
+	}
+	calls := map[string]map[string]any{
+		"create_annotation":   {"version_id": versions["own"], "category": "other", "body": "x", "target": map[string]any{"type": "text", "exact": "Zelvora"}},
+		"reply_annotation":    {"annotation_id": threads["own"], "body": "x"},
+		"resolve_annotation":  {"annotation_id": threads["own"]},
+		"version_annotations": {"version_id": versions["own"]},
+	}
+	for fn, args := range calls {
+		for _, role := range fairbalance.Roles {
+			_, err := m.data.Call(m.ctx, own[role], fn, args, false)
+			may := role != fairbalance.RoleViewer || fn == "version_annotations"
+			if fn == "resolve_annotation" {
+				may = strings.HasPrefix(role, "reviewer_")
+			}
+			if err == nil && fn == "resolve_annotation" {
+				_, err = m.data.Call(m.ctx, own[role], "reopen_annotation", args, false)
+				check(fmt.Sprintf("%s reopens: %v", role, err), err == nil)
+			}
+			check(fmt.Sprintf("%s calls %s: %v", role, fn, err), (err == nil) == may)
+			_, err = m.data.Call(m.ctx, other[role], fn, args, false)
+			check(fmt.Sprintf("%s of another organisation calls %s: %v", role, fn, err), err != nil)
+		}
+		_, err := m.data.Call(m.ctx, anon, fn, args, false)
+		check("anonymous calls "+fn, denied(err))
+	}
+}

@@ -46,6 +46,10 @@ type Registry struct {
 	// Annotations are the annotation functions; the review record reads
 	// them (ForVersion).
 	Annotations *Annotations
+	// Records exports the review record of a round and the Form 2253 data
+	// of an approved asset (served at /api, not as functions: they answer
+	// documents).
+	Records *Records
 
 	store     fairbalance.Store
 	storage   *Storage
@@ -73,6 +77,7 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r.RegisterFunctions(content.Functions()...)
 	r.RegisterFunctions(r.Reviews.Functions()...)
 	r.RegisterFunctions(r.Annotations.Functions()...)
+	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {
 			q()

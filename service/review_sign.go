@@ -42,15 +42,26 @@ func (rv *Reviews) verifySignature(ctx context.Context, tx fairbalance.Tx, c fai
 }
 
 func (rv *Reviews) verify(ctx context.Context, tx fairbalance.Tx, sig *fairbalance.Signature) (*SignatureVerification, error) {
+	out, reasons, err := rv.verifyRecord(ctx, tx, sig)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := rv.renditionSHA256(ctx, tx, sig.VersionID)
+	if err != nil {
+		return nil, err
+	}
+	return finishVerification(out, reasons, sig, sum), nil
+}
+
+// verifyRecord checks what the database and the key tell of a signature:
+// its seal and its binding to its step. The rendition is checked apart
+// (finishVerification), since reading a version's file is slow and its
+// hash serves every signature of the version.
+func (rv *Reviews) verifyRecord(ctx context.Context, tx fairbalance.Tx, sig *fairbalance.Signature) (*SignatureVerification, []string, error) {
 	out := &SignatureVerification{SignatureID: sig.ID, SignerName: sig.SignerName, SignedAt: sig.SignedAt.UTC().Format("2006-01-02T15:04:05.000000Z"), Meaning: string(sig.Meaning)}
 	var reasons []string
 
-	keys := map[string]ed25519.PublicKey{}
-	if key := rv.reg.cfg().SignatureKey; len(key) == ed25519.PrivateKeySize {
-		pub := key.Public().(ed25519.PublicKey)
-		keys[fairbalance.AuditKeyID(pub)] = pub
-	}
-	switch err := sig.VerifySeal(keys); {
+	switch err := sig.VerifySeal(rv.signatureKeys()); {
 	case err == nil:
 		out.SealIntact = true
 	case errors.Is(err, fairbalance.ErrSignatureUnknownKey):
@@ -62,11 +73,11 @@ func (rv *Reviews) verify(ctx context.Context, tx fairbalance.Tx, sig *fairbalan
 	sys := fairbalance.Caller{Role: "service_role"}
 	step, _, err := rowOf[fairbalance.ReviewStep](ctx, tx, sys, ReviewStepsTable(), sig.StepID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	review, _, err := rowOf[fairbalance.Review](ctx, tx, sys, ReviewsTable(), sig.ReviewID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch {
 	case step == nil || review == nil || step.OrgID != sig.OrgID:
@@ -80,11 +91,14 @@ func (rv *Reviews) verify(ctx context.Context, tx fairbalance.Tx, sig *fairbalan
 	default:
 		out.BoundToStep = true
 	}
+	return out, reasons, nil
+}
 
-	sum, err := rv.renditionSHA256(ctx, tx, sig.VersionID)
+// finishVerification adds the rendition check to what verifyRecord found:
+// sum is the hex SHA-256 of the signed version's rendition as it is now
+// ("" when it can no longer be read).
+func finishVerification(out *SignatureVerification, reasons []string, sig *fairbalance.Signature, sum string) *SignatureVerification {
 	switch {
-	case err != nil:
-		return nil, err
 	case sum == "":
 		reasons = append(reasons, "The signed version's content can no longer be read.")
 	case sum != sig.RenditionSHA256:
@@ -92,14 +106,24 @@ func (rv *Reviews) verify(ctx context.Context, tx fairbalance.Tx, sig *fairbalan
 	default:
 		out.RenditionMatches = true
 	}
-
 	out.Valid = out.SealIntact && out.BoundToStep && out.RenditionMatches
 	if out.Valid {
 		out.Reason = "The signature is intact, bound to its step, and the signed version's content matches it."
 	} else {
 		out.Reason = reasons[0]
 	}
-	return out, nil
+	return out
+}
+
+// signatureKeys are the public keys signatures are checked with: the
+// instance's signing key.
+func (rv *Reviews) signatureKeys() map[string]ed25519.PublicKey {
+	keys := map[string]ed25519.PublicKey{}
+	if key := rv.reg.cfg().SignatureKey; len(key) == ed25519.PrivateKeySize {
+		pub := key.Public().(ed25519.PublicKey)
+		keys[fairbalance.AuditKeyID(pub)] = pub
+	}
+	return keys
 }
 
 // renditionSHA256 hashes a version's rendition as it is now: the stored

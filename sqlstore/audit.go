@@ -122,8 +122,11 @@ func rawJSON(s string) []byte {
 // that ends in seq (see 0002_audit.sql), so a page is a short backward
 // range read whatever the size of the chain.
 func (q *querier) ListAudit(ctx context.Context, f fairbalance.AuditFilter) ([]fairbalance.AuditEntry, error) {
-	if f.ObjectID != "" && f.ObjectType == "" {
+	if (f.ObjectID != "" || len(f.ObjectIDs) > 0) && f.ObjectType == "" {
 		return nil, fairbalance.Errorf(fairbalance.KindInvalid, "invalid_filter", "Filtering by object id needs the object type.")
+	}
+	if f.ObjectID != "" && len(f.ObjectIDs) > 0 || len(f.ObjectIDs) > fairbalance.MaxAuditObjects {
+		return nil, fairbalance.Errorf(fairbalance.KindInvalid, "invalid_filter", "Filter by one object id or by a list of at most %d.", fairbalance.MaxAuditObjects)
 	}
 	limit := f.Limit
 	switch {
@@ -150,6 +153,12 @@ func (q *querier) ListAudit(ctx context.Context, f fairbalance.AuditFilter) ([]f
 	}
 	if f.ObjectID != "" {
 		cond(`object_id = ?`, f.ObjectID)
+	}
+	if len(f.ObjectIDs) > 0 {
+		b.WriteString(` AND object_id IN (?` + strings.Repeat(`,?`, len(f.ObjectIDs)-1) + `)`)
+		for _, id := range f.ObjectIDs {
+			args = append(args, id)
+		}
 	}
 	// A time range becomes a range of seq (created_at never decreases along
 	// a chain), found in the (org_id, created_at, seq) index; the page is

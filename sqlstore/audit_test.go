@@ -531,6 +531,7 @@ func TestAuditListPagination(t *testing.T) {
 				"actor":    {ActorID: "user-2"},
 				"type":     {ObjectType: "asset"},
 				"object":   {ObjectType: "review", ObjectID: "obj-3"},
+				"objects":  {ObjectType: "review", ObjectIDs: []string{"obj-1", "obj-3", "obj-none"}},
 				"since":    {Since: auditT0.Add(100 * time.Second)},
 				"until":    {Until: auditT0.Add(17*time.Second + time.Microsecond)},
 				"range":    {Since: auditT0.Add(50 * time.Second), Until: auditT0.Add(150 * time.Second)},
@@ -545,6 +546,7 @@ func TestAuditListPagination(t *testing.T) {
 					(f.ActorID == "" || e.ActorID == f.ActorID) &&
 					(f.ObjectType == "" || e.ObjectType == f.ObjectType) &&
 					(f.ObjectID == "" || e.ObjectID == f.ObjectID) &&
+					(len(f.ObjectIDs) == 0 || slices.Contains(f.ObjectIDs, e.ObjectID)) &&
 					(f.Since.IsZero() || !e.CreatedAt.Before(f.Since)) &&
 					(f.Until.IsZero() || e.CreatedAt.Before(f.Until))
 			}
@@ -605,6 +607,15 @@ func TestAuditListPagination(t *testing.T) {
 			_, err = view.ListAudit(ctx, fairbalance.AuditFilter{OrgID: "org-a", ObjectID: "obj-1"})
 			if e := fairbalance.AsError(err); e == nil || e.Kind != fairbalance.KindInvalid || e.Code != "invalid_filter" {
 				t.Fatalf("object id without type: %v", err)
+			}
+			for name, f := range map[string]fairbalance.AuditFilter{
+				"ids without type": {OrgID: "org-a", ObjectIDs: []string{"obj-1"}},
+				"id and ids":       {OrgID: "org-a", ObjectType: "review", ObjectID: "obj-1", ObjectIDs: []string{"obj-2"}},
+				"too many ids":     {OrgID: "org-a", ObjectType: "review", ObjectIDs: make([]string, fairbalance.MaxAuditObjects+1)},
+			} {
+				if _, err := view.ListAudit(ctx, f); fairbalance.AsError(err) == nil || fairbalance.AsError(err).Code != "invalid_filter" {
+					t.Fatalf("%s: %v", name, err)
+				}
 			}
 			// Inside a write transaction the trail reads the same.
 			err = db.AuditTx(ctx, func(tx fairbalance.AuditStore) error {

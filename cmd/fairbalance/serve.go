@@ -132,7 +132,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	api := httpapi.New(httpapi.Config{
 		Version: version, Preview: c.Preview, RateLimits: c.RateLimits, ForwardedForHeader: c.ForwardedFor, AccessLog: c.AccessLog,
 	}, httpapi.Deps{Identity: id, Data: data.Engine, Store: db, UI: ui, Log: log,
-		Settings: settings, Recovery: recovery, Storage: storage, JobsState: queue.State})
+		Settings: settings, Recovery: recovery, Storage: storage, Records: data.Records, JobsState: queue.State})
 
 	srv := &http.Server{
 		Handler:           api.Handler(),

@@ -5,38 +5,8 @@
 // condition of the gate, 409 for an illegal move, 403 for a permission;
 // assign_step, and where a signature was given.
 import assert from 'node:assert/strict';
-import { perBackend, confirmedUser, signedIn, decodeJwt, rand } from '../lib/server.mjs';
-
-async function member(srv, name) {
-  const u = await confirmedUser(srv, { data: { full_name: name } });
-  const { client, session } = await signedIn(srv, u.email, u.password);
-  return { ...u, client, uid: decodeJwt(session.access_token).payload.sub };
-}
-
-async function onboard(srv, name) {
-  const m = await member(srv, 'Ada Admin');
-  const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
-  assert.equal(error, null, JSON.stringify(error));
-  let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  r = await m.client.from('profiles_v2').update({ role: 'admin' }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  return { ...m, org };
-}
-
-async function invited(srv, admin, role, name) {
-  const m = await member(srv, name);
-  const { data: inv, error } = await admin.client.rpc('create_invite', { email: m.email, role });
-  assert.equal(error, null, JSON.stringify(error));
-  const ok = await m.client.rpc('accept_invite', { token: inv.token });
-  assert.equal(ok.data?.success, true, JSON.stringify(ok));
-  return m;
-}
-
-function ok(r) {
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  return r.data;
-}
+import { perBackend, rand } from '../lib/server.mjs';
+import { invited, ok, onboard } from '../lib/org.mjs';
 
 const ISI = 'Important Safety Information: Zelvora can cause serious infections.';
 

@@ -213,7 +213,7 @@ test("an admin adds, edits and deactivates a product with its ISI; others do not
   await signInFast(other, server, marketer);
   await other.goto("/settings");
   await expect(other.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
-  await expect(other.getByText("How Fairbalance keeps you informed.")).toBeVisible();
+  await expect(other.getByText("How Fairbalance keeps you informed, and how content is reviewed here.")).toBeVisible();
   await expect(other.getByRole("heading", { name: "Products & ISI" })).toHaveCount(0);
   await context.close();
 });

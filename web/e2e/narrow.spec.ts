@@ -158,7 +158,8 @@ async function seed(server: Server): Promise<World> {
     expires_at: "2026-12-01",
     product_id: product.id,
   });
-  await insertAs(server, marketerToken, "claim_references", { claim_id: claim.id, reference_id: ref.id, page: 2, passage: PASSAGE });
+  // An approved claim's passages are an administrator's to change.
+  await insertAs(server, adminToken, "claim_references", { claim_id: claim.id, reference_id: ref.id, page: 2, passage: PASSAGE });
 
   // A composed asset with two versions (and the module in the second), and an uploaded one.
   const moduleHtml = `<p><span data-module-id="${mod.id}" data-module-kind="isi" data-module-title="${MODULE_TITLE}">${token(300, "Donotuseinpatientswithseverehepaticimpairment")}.</span></p>`;

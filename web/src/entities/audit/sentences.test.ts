@@ -78,6 +78,12 @@ describe("describeAction", () => {
       }),
     ).toBe("moved the claim “Zelvora lowers LDL-C by 52% at week 12” from Draft to Approved");
     expect(describeAction({ ...base, action: "asset_created" })).toBe("created an asset");
+    expect(describeAction({ ...base, action: "review_record_exported", meta: { job_code: "FB-US-0001", round: 2, format: "pdf" } })).toBe(
+      "exported the review record of round 2 of the asset FB-US-0001 (PDF)",
+    );
+    expect(describeAction({ ...base, action: "form_2253_exported", meta: { job_code: "FB-US-0001", format: "json" } })).toBe(
+      "exported the Form 2253 data of the asset FB-US-0001 (JSON)",
+    );
   });
 
   it("names what it looked up when the entry did not record it", () => {

@@ -354,6 +354,16 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
     const lost = orphaned && orphaned !== "0" ? ` (${orphaned} no longer found in the text)` : "";
     return `carried ${n === "1" ? "1 open comment" : `${n ?? "the open"} comments`} onto the new version of ${assetOf(ctx)}${lost}`;
   },
+  // Exports.
+  review_record_exported: (ctx) => {
+    const round = text(ctx.meta, "round");
+    const format = text(ctx.meta, "format");
+    return `exported the review record of ${round ? `round ${round} of ` : ""}${assetOf(ctx)}${format ? ` (${format.toUpperCase()})` : ""}`;
+  },
+  form_2253_exported: (ctx) => {
+    const format = text(ctx.meta, "format");
+    return `exported the Form 2253 data of ${assetOf(ctx)}${format ? ` (${format.toUpperCase()})` : ""}`;
+  },
   notifications_read: (ctx) => {
     const n = text(ctx.meta, "count");
     return n === "1" ? "marked a notification as read" : n ? `marked ${n} notifications as read` : "marked notifications as read";

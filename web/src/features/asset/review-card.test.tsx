@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Asset } from "@/entities/assets";
@@ -15,7 +15,8 @@ import type { Viewer } from "./review-rules";
 
 // A stand-in for supabase-js's rpc: the server's answers to the card's calls.
 const rpc = vi.fn();
-vi.mock("@/lib/supabase", () => ({ getSupabase: () => Promise.resolve({ rpc }) }));
+const getSession = vi.fn(() => Promise.resolve({ data: { session: { access_token: "token-of-the-member" } } }));
+vi.mock("@/lib/supabase", () => ({ getSupabase: () => Promise.resolve({ rpc, auth: { getSession } }) }));
 vi.mock("sonner", () => ({ toast: Object.assign(vi.fn(), { success: vi.fn(), error: vi.fn() }) }));
 
 const ASSET = "6f1c2a9e-3d4b-4c5a-8e7f-0a1b2c3d4e5f";
@@ -37,7 +38,18 @@ const versions = [
 ] as VersionSummary[];
 
 function asset(over: Partial<Asset> = {}): Asset {
-  return { id: ASSET, title: "Zentria detail aid", status: "in_review", created_by: MARA, owner_id: MARA, current_version_id: "v2", approved_version_id: null, expires_at: null, ...over } as Asset;
+  return {
+    id: ASSET,
+    title: "Zentria detail aid",
+    job_code: "FB-US-0042",
+    status: "in_review",
+    created_by: MARA,
+    owner_id: MARA,
+    current_version_id: "v2",
+    approved_version_id: null,
+    expires_at: null,
+    ...over,
+  } as Asset;
 }
 
 function step(over: Partial<RoundStep>): RoundStep {
@@ -233,10 +245,10 @@ describe("ReviewCard", () => {
     expect(within(stepCard("legal")).queryByRole("button", { name: "Assign" })).not.toBeInTheDocument();
   });
 
-  it("offers nothing but Verify in the read-only demo, yet shows everything", () => {
+  it("offers nothing but Verify and the exports in the read-only demo, yet shows everything", () => {
     renderCard({ viewer: { userId: ADA, role: "admin", readOnly: true } });
     const buttons = new Set(screen.getAllByRole("button").map((b) => b.textContent.trim()));
-    expect([...buttons]).toEqual(["Verify"]);
+    expect([...buttons]).toEqual(["Verify", "Review record (PDF)", "JSON"]);
     expect(within(stepCard("legal")).getByTestId("signer-name")).toHaveTextContent("Lou Legal");
     expect(screen.getByTestId("checklist")).toBeInTheDocument();
   });
@@ -290,5 +302,74 @@ describe("ReviewCard", () => {
     renderCard({ asset: asset({ status: "approved", approved_version_id: "v2", expires_at: "2099-03-05" }), rounds: [approved], changes: [], viewer: { userId: MARA, role: "marketer", readOnly: false } });
     expect(screen.queryByRole("button", { name: "Change expiry" })).not.toBeInTheDocument();
     expect(screen.queryByRole("button", { name: "Withdraw asset" })).not.toBeInTheDocument();
+  });
+
+  it("offers each round's review record to every member but a viewer", () => {
+    for (const role of ["owner", "admin", "marketer", "reviewer_medical", "reviewer_legal", "reviewer_regulatory"]) {
+      renderCard({ viewer: { userId: "u-someone", role, readOnly: false } });
+      for (const round of [2, 1]) {
+        const group = screen.getByRole("group", { name: `Review record of round ${round}`, hidden: true });
+        expect(within(group).getByRole("button", { name: "Review record (PDF)", hidden: true })).toBeInTheDocument();
+        expect(within(group).getByRole("button", { name: "Review record (JSON)", hidden: true })).toBeInTheDocument();
+      }
+      cleanup();
+    }
+    renderCard({ viewer: { userId: "u-vera", role: "viewer", readOnly: false } });
+    expect(screen.queryByTestId("exports-round-2")).not.toBeInTheDocument();
+    expect(screen.queryByTestId("exports-round-1")).not.toBeInTheDocument();
+    cleanup();
+    renderCard({ viewer: { userId: "u-vera", role: "viewer", readOnly: true } });
+    expect(screen.queryByRole("button", { name: /Review record/ })).not.toBeInTheDocument();
+  });
+
+  it("offers an approved asset's Form 2253 data to a reviewer, not to a viewer, and to nobody before approval", () => {
+    const approved = { ...round2(), status: "approved", closed_at: "2026-03-05T10:00:00Z", steps: [legalSigned] } as Round;
+    const a = asset({ status: "approved", approved_version_id: "v2", expires_at: "2099-03-05" });
+    renderCard({ asset: a, rounds: [approved], changes: [], viewer: { userId: LOU, role: "reviewer_legal", readOnly: false } });
+    const form = screen.getByRole("group", { name: "Form 2253 data" });
+    expect(within(form).getByRole("button", { name: "Form 2253 (PDF)" })).toBeInTheDocument();
+    expect(within(form).getByRole("button", { name: "Form 2253 (JSON)" })).toBeInTheDocument();
+    cleanup();
+    renderCard({ asset: a, rounds: [approved], changes: [], viewer: { userId: "u-vera", role: "viewer", readOnly: false } });
+    expect(screen.queryByTestId("exports-form-2253")).not.toBeInTheDocument();
+    cleanup();
+    renderCard({ viewer: { userId: ADA, role: "admin", readOnly: false } });
+    expect(screen.queryByTestId("exports-form-2253")).not.toBeInTheDocument();
+  });
+
+  it("downloads a record with the member's token and saves it under the server's name", async () => {
+    const fetchMock = vi.fn(() =>
+      Promise.resolve(new Response("%PDF-1.7", { status: 200, headers: { "Content-Disposition": 'attachment; filename="review-record-FB-US-0042-round-2.pdf"' } })),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    // jsdom has no object URLs: the download's link gets one from here.
+    const createObjectURL = vi.fn(() => "blob:record");
+    Object.defineProperty(URL, "createObjectURL", { value: createObjectURL, configurable: true });
+    Object.defineProperty(URL, "revokeObjectURL", { value: vi.fn(), configurable: true });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => undefined);
+    const { toast } = await import("sonner");
+    const { client } = renderCard({ viewer: { userId: MARA, role: "marketer", readOnly: false } });
+    const invalidate = vi.spyOn(client, "invalidateQueries");
+    await userEvent.click(within(screen.getByTestId("exports-round-2")).getByRole("button", { name: "Review record (PDF)" }));
+    await waitFor(() => {
+      expect(toast.success).toHaveBeenCalledWith("Review record downloaded", { description: "review-record-FB-US-0042-round-2.pdf" });
+    });
+    expect(fetchMock).toHaveBeenCalledWith("/api/reviews/r2/record.pdf", expect.objectContaining({ headers: { Authorization: "Bearer token-of-the-member" } }));
+    expect(createObjectURL).toHaveBeenCalledTimes(1);
+    expect(click).toHaveBeenCalled();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: ["audit"] });
+    click.mockRestore();
+    vi.unstubAllGlobals();
+  });
+
+  it("shows a refused download in the server's words", async () => {
+    vi.stubGlobal("fetch", vi.fn(() => Promise.resolve(new Response(JSON.stringify({ code: "forbidden", message: "Viewers cannot export review records or Form 2253 data." }), { status: 403 }))));
+    const { toast } = await import("sonner");
+    renderCard({ viewer: { userId: MARA, role: "marketer", readOnly: false } });
+    await userEvent.click(within(screen.getByTestId("exports-round-2")).getByRole("button", { name: "Review record (JSON)" }));
+    await waitFor(() => {
+      expect(toast.error).toHaveBeenCalledWith("The review record could not be downloaded", { description: "Viewers cannot export review records or Form 2253 data." });
+    });
+    vi.unstubAllGlobals();
   });
 });

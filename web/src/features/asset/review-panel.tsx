@@ -9,6 +9,8 @@ import {
   CircleCheck,
   CircleX,
   Clock,
+  FileBraces,
+  FileDown,
   FileSignature,
   Hand,
   History,
@@ -26,6 +28,7 @@ import { toast } from "sonner";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { Spinner } from "@/components/ui/spinner";
 import type { Asset } from "@/entities/assets";
 import type { Person } from "@/entities/members";
 import {
@@ -42,7 +45,9 @@ import {
   type SignatureVerification,
   verifySignature,
 } from "@/entities/reviews";
+import { type ExportFormat, fetchExport, form2253Path, invalidateAfterExport, reviewRecordPath } from "@/entities/records";
 import type { VersionSummary } from "@/entities/versions";
+import { saveBlob } from "@/lib/download";
 import { formatDate, formatDateTime, formatUtc } from "@/lib/format-time";
 import {
   changeRequestStatusLabel,
@@ -65,6 +70,8 @@ import {
   canMarkDone,
   changeThread,
   checklist,
+  exportsRecords,
+  hasForm2253,
   isOverdue,
   stepActions,
   submittable,
@@ -242,7 +249,19 @@ export function ReviewCard({
         <ChangeChecklist asset={asset} items={items} open={open} people={people} viewer={viewer} authorId={authorId} onOpen={onOpen} onShowThread={onShowThread} />
       ) : null}
 
-      {history.length > 0 ? <RoundHistory rounds={history} versions={versions} people={people} changes={changes.data} /> : null}
+      {current && exportsRecords(viewer) ? (
+        <section aria-labelledby={`${headingId}-record`} className="grid gap-2 border-t pt-3">
+          <h3 id={`${headingId}-record`} className="text-xs font-semibold tracking-wide text-muted-foreground">
+            <span className="uppercase">Record</span> · round {current.round}
+          </h3>
+          <p className="text-xs leading-5 text-muted-foreground">The version as reviewed, its annotations, the signed decisions and the round’s audit entries, for an inspector.</p>
+          <ExportButtons target={{ kind: "record", round: current, jobCode: asset.job_code }} />
+        </section>
+      ) : null}
+
+      {history.length > 0 ? (
+        <RoundHistory rounds={history} versions={versions} people={people} changes={changes.data} jobCode={exportsRecords(viewer) ? asset.job_code : null} />
+      ) : null}
     </section>
   );
 }
@@ -320,6 +339,7 @@ function StatusSummary({
             </p>
           </div>
         </div>
+        {hasForm2253(asset.status) && exportsRecords(viewer) ? <ExportButtons target={{ kind: "form-2253", asset }} /> : null}
         {admin ? (
           <div className="flex flex-wrap gap-2">
             <Button
@@ -793,8 +813,24 @@ function ChangeChecklist({
   );
 }
 
-/** The earlier rounds, each folded: its outcome, steps and decisions, and the changes it asked for. */
-function RoundHistory({ rounds, versions, people, changes }: { rounds: Round[]; versions: VersionSummary[]; people: Person[]; changes: ChangeRequest[] }) {
+/**
+ * The earlier rounds, each folded: its outcome, steps and decisions, the
+ * changes it asked for, and its review record to download (when `jobCode`
+ * is given: the viewer exports).
+ */
+function RoundHistory({
+  rounds,
+  versions,
+  people,
+  changes,
+  jobCode,
+}: {
+  rounds: Round[];
+  versions: VersionSummary[];
+  people: Person[];
+  changes: ChangeRequest[];
+  jobCode: string | null;
+}) {
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} className="grid gap-2">
@@ -838,6 +874,7 @@ function RoundHistory({ rounds, versions, people, changes }: { rounds: Round[]; 
                       </ul>
                     </div>
                   ) : null}
+                  {jobCode !== null ? <ExportButtons target={{ kind: "record", round, jobCode }} /> : null}
                 </div>
               </details>
             </li>
@@ -845,5 +882,67 @@ function RoundHistory({ rounds, versions, people, changes }: { rounds: Round[]; 
         })}
       </ol>
     </section>
+  );
+}
+
+/** What an export is of: a round's review record, or an approved asset's Form 2253 data. */
+type ExportTarget = { kind: "record"; round: Round; jobCode: string } | { kind: "form-2253"; asset: Asset };
+
+/**
+ * Downloads of an export as PDF and as JSON: fetched with the session's
+ * token and saved under the server's file name. The server records each
+ * export in the audit trail; in the read-only demo it records nothing.
+ */
+function ExportButtons({ target }: { target: ExportTarget }) {
+  const queryClient = useQueryClient();
+  const record = target.kind === "record";
+  const what = record ? "Review record" : "Form 2253";
+  const download = useMutation({
+    mutationFn: (format: ExportFormat): ReturnType<typeof fetchExport> =>
+      record
+        ? fetchExport(reviewRecordPath(target.round.id, format), `review-record-${target.jobCode}-round-${target.round.round}.${format}`)
+        : fetchExport(form2253Path(target.asset.id, format), `form-2253-${target.asset.job_code}.${format}`),
+    onSuccess: async (file) => {
+      saveBlob(file.blob, file.filename);
+      toast.success(`${what} downloaded`, { description: file.filename });
+      await invalidateAfterExport(queryClient);
+    },
+    onError: (error) => {
+      toastServerError(`The ${record ? "review record" : "Form 2253 data"} could not be downloaded`, describeServerError(error, "Please try again."));
+    },
+  });
+  const pending = download.isPending ? download.variables : null;
+  const icon = (format: ExportFormat) =>
+    pending === format ? <Spinner size="sm" label={null} className="text-current" /> : format === "pdf" ? <FileDown aria-hidden="true" /> : <FileBraces aria-hidden="true" />;
+  return (
+    <div
+      role="group"
+      aria-label={record ? `Review record of round ${target.round.round}` : "Form 2253 data"}
+      aria-busy={download.isPending}
+      className="flex flex-wrap items-center gap-2"
+      data-testid={record ? `exports-round-${target.round.round}` : "exports-form-2253"}
+    >
+      <Button
+        size="sm"
+        variant="outline"
+        disabled={download.isPending}
+        onClick={() => {
+          download.mutate("pdf");
+        }}
+      >
+        {icon("pdf")} {what} (PDF)
+      </Button>
+      <Button
+        size="sm"
+        variant="outline"
+        disabled={download.isPending}
+        aria-label={`${what} (JSON)`}
+        onClick={() => {
+          download.mutate("json");
+        }}
+      >
+        {icon("json")} JSON
+      </Button>
+    </div>
   );
 }

@@ -10,7 +10,9 @@ import {
   canConfirm,
   canMarkDone,
   checklist,
+  exportsRecords,
   gateRefusal,
+  hasForm2253,
   isOverdue,
   stepActions,
   type Viewer,
@@ -233,5 +235,30 @@ describe("the sign form", () => {
     expect(messages(parse({ needs_code: true, totp_code: "12345" }))).toEqual(["totp_code: Enter the 6-digit code of your authenticator app to sign."]);
     const ok = parse({ needs_code: true, totp_code: "123456" });
     expect(ok.success && ok.data.totpCode).toBe("123456");
+  });
+});
+
+describe("exportsRecords and hasForm2253", () => {
+  it("let every member but a viewer export, the read-only demo included", () => {
+    for (const role of ["owner", "admin", "marketer", "reviewer_medical", "reviewer_legal", "reviewer_regulatory"]) {
+      expect(exportsRecords(viewer("u", role))).toBe(true);
+      expect(exportsRecords(viewer("u", role, true))).toBe(true);
+    }
+    expect(exportsRecords(viewer("u", "viewer"))).toBe(false);
+    expect(exportsRecords(viewer("u", "viewer", true))).toBe(false);
+  });
+
+  it("offer nothing before the member is known", () => {
+    expect(exportsRecords({ userId: null, role: "admin" })).toBe(false);
+    expect(exportsRecords({ userId: "u", role: null })).toBe(false);
+    expect(exportsRecords({ userId: "u", role: undefined })).toBe(false);
+    expect(exportsRecords({ userId: "u", role: "" })).toBe(false);
+  });
+
+  it("offer Form 2253 data for an approved asset only", () => {
+    expect(hasForm2253("approved")).toBe(true);
+    for (const status of ["draft", "in_review", "changes_requested", "rejected", "expired", "withdrawn", "archived"]) {
+      expect(hasForm2253(status)).toBe(false);
+    }
   });
 });

@@ -30,6 +30,20 @@ export function answersForAsset(viewer: Viewer, asset: Pick<Asset, "created_by" 
   return viewer.role === "marketer" && (asset.created_by === viewer.userId || asset.owner_id === viewer.userId);
 }
 
+/**
+ * Whether the viewer may export a round's review record and an approved
+ * asset's Form 2253 data: every member but viewers (product design,
+ * section 2), the read-only demo included — an export writes nothing.
+ */
+export function exportsRecords(viewer: Pick<Viewer, "userId" | "role">): boolean {
+  return viewer.userId !== null && typeof viewer.role === "string" && viewer.role !== "" && viewer.role !== "viewer";
+}
+
+/** Whether an asset in `status` has Form 2253 data to export: it is approved now. */
+export function hasForm2253(status: string): boolean {
+  return status === "approved";
+}
+
 /** Whether the asset may go (back) into review from its status. */
 export function submittable(status: string): boolean {
   return status === "draft" || status === "changes_requested";

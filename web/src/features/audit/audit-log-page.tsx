@@ -9,6 +9,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
 import { Spinner } from "@/components/ui/spinner";
+import { saveBlob } from "@/lib/download";
 import { errorMessage } from "@/lib/errors";
 import { useDocumentTitle } from "@/lib/use-document-title";
 import { cn } from "@/lib/utils";
@@ -44,21 +45,6 @@ function useMediaQuery(query: string): boolean {
 function entryFromSearch(params: URLSearchParams): number | null {
   const raw = params.get("entry");
   return raw && /^\d+$/.test(raw) ? Number(raw) : null;
-}
-
-/** Offers the blob as a file download. */
-function download(blob: Blob, filename: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement("a");
-  a.href = url;
-  a.download = filename;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  // Give the browser a moment to start the download before freeing it.
-  setTimeout(() => {
-    URL.revokeObjectURL(url);
-  }, 10_000);
 }
 
 /**
@@ -139,7 +125,7 @@ export function AuditLogPage() {
     mutationFn: async () => exportCsv(await resolveFilters(filters)),
     onSuccess: (blob) => {
       const name = csvFilename();
-      download(blob, name);
+      saveBlob(blob, name);
       toast.success("Audit log exported", { description: name });
     },
     onError: (err) => toast.error("Export failed", { description: errorMessage(err, "Please try again.") }),
