@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { accessToken, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
 import { expect as baseExpect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
@@ -17,7 +17,8 @@ import type { Server } from "./support/server";
 // "orphaned" with its old quote, the area still anchored; the claim's
 // reference opens beside the asset at the passage. A phone shows the page
 // with its threads without sideways scrolling, and axe finds nothing
-// serious.
+// serious. Round 1's review record downloads with the threads and the
+// change request that points at one.
 
 const SHOTS = "/tmp/annotateui-shots";
 mkdirSync(SHOTS, { recursive: true });
@@ -358,6 +359,21 @@ test("annotate a PDF's text and an area, reply with a mention, point a change re
   const [docBox, refBox] = await Promise.all([mk.getByTestId("pdf-scroller").first().boundingBox(), beside.boundingBox()]);
   expect(docBox && refBox && refBox.x > docBox.x + docBox.width - 1, "the reference is beside the version").toBe(true);
   await mk.screenshot({ path: `${SHOTS}/reference-beside-1440.png` });
+  await mk.getByRole("button", { name: "Close the reference" }).click();
+
+  // 8. Round 1's record carries the three threads as they were on version 1 and the change request pointing at one.
+  const exports = mk.getByTestId("review-card").getByRole("group", { name: "Review record of round 1" });
+  const [file] = await Promise.all([mk.waitForEvent("download"), exports.getByRole("button", { name: "Review record (JSON)" }).click()]);
+  const record = JSON.parse(readFileSync(await file.path(), "utf8")) as {
+    version: { number: number };
+    annotations: { thread_id: string; anchor_status: string; target: { type: string; exact?: string }; replies: { body: string }[] }[];
+    change_requests: { text: string; thread_id: string | null }[];
+  };
+  expect(record.version.number).toBe(1);
+  expect(record.annotations.map((a) => a.target.exact ?? a.target.type)).toEqual([CLAIM, DELETED, "region"]);
+  const [claimThread] = record.annotations;
+  expect(claimThread?.replies.map((r) => r.body)).toEqual(["@Mara Marketer please add the ZEN-1 citation."]);
+  expect(record.change_requests).toEqual([expect.objectContaining({ text: "Cite ZEN-1 for the onset claim.", thread_id: claimThread?.thread_id })]);
 
   await context.close();
   await mContext.close();
@@ -399,6 +415,8 @@ test("a phone shows the asset with its threads without sideways scrolling; a vie
   await expectNoSidewaysScroll(mp);
   await expectAccessible(mp);
   await mp.screenshot({ path: `${SHOTS}/asset-threads-390.png`, fullPage: true });
+  await mp.getByTestId("comments-card").scrollIntoViewIfNeeded();
+  await mp.screenshot({ path: `${SHOTS}/comments-card-390.png` });
   // Choosing a thread brings the document into view at its place.
   await thread(mp, "Area on page 3").getByRole("button", { name: /Show comment 2 in the document/ }).click();
   await expect(mp.locator('[data-page-number="3"]').getByTestId("region-box")).toBeInViewport();
