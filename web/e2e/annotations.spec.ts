@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
-import { accessToken, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
+import { accessToken, createFileAsset, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
 import { expect as baseExpect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
+import { makePng } from "./support/png";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
 
@@ -442,4 +443,76 @@ test("a phone shows the asset with its threads without sideways scrolling; a vie
   await vp.waitForTimeout(300);
   await expect(vp.getByRole("button", { name: "Annotate" })).toHaveCount(0);
   await vc.close();
+});
+
+test("composed text is annotated by selecting its words, an image by drawing on it", async ({ page, server, arrange }) => {
+  test.setTimeout(180_000);
+  const { orgId } = await arrange.workspace("Acme Biologics");
+  const legal = await arrange.member({ role: "reviewer_legal", orgId, fullName: "Lou Legal" });
+  const marketer = await arrange.member({ role: "marketer", orgId, fullName: "Mara Marketer" });
+  const token = await accessToken(server, marketer);
+  const email = await rpcAs<{ id: string }>(server, token, "create_asset", {
+    title: "Zentria launch email",
+    type: "email",
+    audience: "hcp",
+    channel: "Email",
+    market: "US",
+    content_html: "<h1>Zentria</h1><p>Zentria is <strong>the best</strong> pain relief for adults.</p><p>See the full Prescribing Information.</p>",
+    content_json: { type: "doc", content: [] },
+  });
+  const banner = await createFileAsset(server, token, {
+    title: "Zentria banner",
+    bytes: makePng(400, 200, (x, y) => (x > 100 && x < 300 && y > 50 && y < 150 ? [20, 120, 110] : [250, 250, 250])),
+    fileName: "banner.png",
+    contentType: "image/png",
+    type: "banner",
+  });
+  await signInFast(page, server, legal);
+
+  // Composed text: select words, annotate; the quote is highlighted and numbered.
+  await page.goto(`/assets/${email.id}`);
+  const article = page.getByTestId("authored-content");
+  await expect(article).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByRole("button", { name: "Comment on an area" })).toHaveCount(0);
+  await article.evaluate((el) => {
+    const strong = el.querySelector("strong");
+    const text = strong?.firstChild;
+    if (!text) throw new Error("no strong text");
+    const range = document.createRange();
+    range.setStart(text, 0);
+    range.setEnd(text, text.textContent?.length ?? 0);
+    window.getSelection()?.removeAllRanges();
+    window.getSelection()?.addRange(range);
+  });
+  await page.getByRole("button", { name: "Annotate" }).click();
+  const dialog = page.getByRole("dialog", { name: "Comment on this text" });
+  await expect(dialog.getByLabel("Category")).toHaveValue("legal");
+  await dialog.getByRole("combobox", { name: "Comment" }).fill("An unqualified superlative: say what it is compared with.");
+  await dialog.getByRole("button", { name: "Add comment" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("thread").getByTestId("thread-quote")).toHaveText("“the best”");
+  await expect(page.getByRole("button", { name: "Comment 1: Legal" })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/authored-1440.png` });
+
+  // An image: draw a box on it.
+  await page.goto(`/assets/${banner.id}`);
+  const image = page.getByRole("img", { name: /Zentria banner/ });
+  await expect(image).toBeVisible({ timeout: 60_000 });
+  await page.getByRole("button", { name: "Comment on an area" }).click();
+  const box = await image.boundingBox();
+  if (!box) throw new Error("no image box");
+  await page.mouse.move(box.x + box.width * 0.25, box.y + box.height * 0.25);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 4 });
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.75, { steps: 4 });
+  await page.mouse.up();
+  const area = page.getByRole("dialog", { name: "Comment on this area of the image" });
+  await area.getByRole("combobox", { name: "Comment" }).fill("The claim in the box needs the ISI beside it.");
+  await area.getByRole("button", { name: "Add comment" }).click();
+  await expect(area).toBeHidden();
+  await expect(page.getByTestId("thread").getByTestId("thread-quote")).toHaveText("Area of the image");
+  await expect(page.getByTestId("region-box")).toHaveCount(1);
+  const drawn = await page.getByTestId("region-box").boundingBox();
+  expect(drawn && Math.abs(drawn.width - box.width / 2) < 4 && Math.abs(drawn.x - (box.x + box.width / 4)) < 4, "the box is where it was drawn").toBe(true);
+  await page.screenshot({ path: `${SHOTS}/image-1440.png` });
 });
