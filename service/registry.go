@@ -66,7 +66,7 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r := &Registry{store: store, storage: storage}
 	tables := append(recordTables(r.sniff), workspaceTables()...)
 	tables = append(tables, contentTables()...)
-	r.Engine = dataapi.New(store, append(tables, reviewTables()...)...)
+	r.Engine = dataapi.New(store, append(tables, reviewAndComplianceTables()...)...)
 	r.RegisterFunctions(r.recordFunctions()...)
 	r.RegisterFunctions(r.workspaceFunctions()...)
 	r.RegisterFunctions(r.searchFunctions()...)
