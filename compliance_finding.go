@@ -2,6 +2,7 @@ package fairbalance
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"time"
 )
@@ -158,3 +159,46 @@ type FindingKey struct{ Rule, Quote string }
 
 // Key is f's FindingKey.
 func (f *ComplianceFinding) Key() FindingKey { return FindingKey{f.Rule, f.Quote} }
+
+// RuleScope limits where an organisation rule applies; an empty list
+// means every value.
+type RuleScope struct {
+	AssetTypes []string `json:"asset_types"`
+	Audiences  []string `json:"audiences"`
+	Channels   []string `json:"channels"`
+	Markets    []string `json:"markets"`
+}
+
+// ComplianceRule is an organisation's own rule (compliance_rules).
+type ComplianceRule struct {
+	ID        string          `json:"id"`
+	OrgID     string          `json:"org_id"`
+	Code      string          `json:"code"`
+	Title     string          `json:"title"`
+	Kind      RuleKind        `json:"kind"`
+	Phrases   []string        `json:"phrases"`
+	Pattern   string          `json:"pattern"`
+	Severity  FindingSeverity `json:"severity"`
+	Message   string          `json:"message"`
+	Guidance  string          `json:"guidance"`
+	Scope     RuleScope       `json:"scope"`
+	Enabled   bool            `json:"enabled"`
+	Version   int             `json:"version"`
+	CreatedBy string          `json:"created_by"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// RuleSetting is an organisation's switch of a built-in rule
+// (compliance_rule_settings); Severity nil keeps the default.
+type RuleSetting struct {
+	OrgID     string           `json:"org_id"`
+	Code      string           `json:"code"`
+	Enabled   bool             `json:"enabled"`
+	Severity  *FindingSeverity `json:"severity"`
+	UpdatedBy string           `json:"updated_by"`
+	UpdatedAt time.Time        `json:"updated_at"`
+}
+
+// RuleCodePattern is what an organisation rule's code looks like.
+var RuleCodePattern = regexp.MustCompile(`^[a-z0-9-]{2,40}$`)
