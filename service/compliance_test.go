@@ -556,7 +556,9 @@ func checkComplianceMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, c
 		}, everyone},
 		{"version_findings", func(string) map[string]any { return map[string]any{"version_id": versions["own"]} }, everyone},
 		{"compliance_rule_list", func(string) map[string]any { return map[string]any{} }, everyone},
-		{"dismiss_finding", func(string) map[string]any { return map[string]any{"finding_id": findings["own"], "reason": "Fine here."} }, dismissers},
+		{"dismiss_finding", func(string) map[string]any {
+			return map[string]any{"finding_id": findings["own"], "reason": "Fine here."}
+		}, dismissers},
 		{"reopen_finding", func(string) map[string]any { return map[string]any{"finding_id": findings["own"]} }, reopeners},
 		{"save_compliance_rule", func(role string) map[string]any {
 			return map[string]any{"code": "house-" + strings.ReplaceAll(role, "_", "-"), "title": "By " + role, "kind": "phrases",
