@@ -1,6 +1,7 @@
 package service_test
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -8,6 +9,9 @@ import (
 	"unicode/utf8"
 
 	"fairbalance"
+	"fairbalance/pdftext"
+	"fairbalance/recordpdf"
+	"fairbalance/service"
 	"fairbalance/sqlstore/storetest"
 )
 
@@ -605,5 +609,68 @@ func checkComplianceMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, c
 	check(fmt.Sprintf("the other organisation's findings: %v", err), err == nil)
 	for _, f := range out["findings"].([]any) {
 		check("the other organisation's finding changed", f.(map[string]any)["state"] == "open")
+	}
+}
+
+func TestComplianceInReviewRecord(t *testing.T) {
+	for _, backend := range storetest.Backends() {
+		t.Run(backend, func(t *testing.T) {
+			e := newRecordEnv(t, backend)
+			houseRules(t, e.reviewEnv, e.own[fairbalance.RoleAdmin])
+			marketer, legal := e.own[fairbalance.RoleMarketer], e.own[fairbalance.RoleReviewerLegal]
+			a := e.pdfAsset(t, "Guarantee detail aid", detailAid(t, "first", 3, "Guaranteed results with no side effects."))
+			v1 := a["current_version_id"].(string)
+			_, fs := e.findingsOf(t, marketer, v1)
+			var dismissed string
+			for _, f := range fs {
+				if f["severity"] == "critical" {
+					e.must(t, legal, "dismiss_finding", map[string]any{"finding_id": f["id"], "reason": "Quoted from the label, approved wording."})
+					if f["rule"] == "house-guarantee" {
+						dismissed = f["id"].(string)
+					}
+				}
+			}
+			round, _ := e.submit(t, a["id"].(string))
+			exp, err := e.data.Records.ReviewRecord(e.ctx, marketer, round["id"].(string), service.FormatPDF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer exp.File.Close()
+			rec := exp.Record
+			c := rec.Compliance
+			if c.CheckedAt == nil || len(c.Findings) != len(fs) {
+				t.Fatalf("record's compliance: %+v", c)
+			}
+			var d *fairbalance.RecordDismissal
+			for i := range c.Dismissals {
+				if c.Dismissals[i].FindingID == dismissed {
+					d = &c.Dismissals[i]
+				}
+			}
+			if d == nil || d.By.ID != legal.UserID || d.By.Name == "" || d.Reason != "Quoted from the label, approved wording." || d.Quote != "Guaranteed results" || d.At.IsZero() {
+				t.Fatalf("dismissal %+v in %+v", d, c.Dismissals)
+			}
+			var actions []string
+			for _, en := range rec.Audit.Entries {
+				actions = append(actions, en.Action)
+			}
+			if !slices.Contains(actions, fairbalance.ActionFindingDismissed) || !slices.Contains(actions, fairbalance.ActionComplianceChecked) {
+				t.Errorf("the round's audit: %v", actions)
+			}
+			doc, err := recordpdf.ReviewRecord(rec, exp.File, exp.FileProblem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := pdftext.Extract(bytes.NewReader(doc), int64(len(doc)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(text.Pages, "\n")
+			for _, want := range []string{"Compliance findings", "house-guarantee", "Quoted from the label, approved wording.", "Dismissed by"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("the PDF lacks %q", want)
+				}
+			}
+		})
 	}
 }
