@@ -254,7 +254,7 @@ func TestEval(t *testing.T) {
 	}
 
 	counts := map[string]*evalCount{}
-	misses := map[string][]string{} // rule → "FN id" / "FP id"
+	missed, falsePos := map[string][]string{}, map[string][]string{} // rule → sentence ids
 	for _, r := range evalRules {
 		counts[r] = &evalCount{}
 	}
@@ -276,7 +276,7 @@ func TestEval(t *testing.T) {
 				c.tp++
 			} else {
 				c.fn++
-				misses[r] = append(misses[r], "missed "+s.ID)
+				missed[r] = append(missed[r], s.ID)
 			}
 		}
 		for _, r := range s.Not {
@@ -284,7 +284,7 @@ func TestEval(t *testing.T) {
 			c.neg++
 			if got[r] {
 				c.fp++
-				misses[r] = append(misses[r], "false "+s.ID)
+				falsePos[r] = append(falsePos[r], s.ID)
 			}
 		}
 	}
@@ -299,8 +299,11 @@ func TestEval(t *testing.T) {
 	t.Log("\n" + b.String())
 	if testing.Verbose() {
 		for _, r := range evalRules {
-			if len(misses[r]) > 0 {
-				t.Logf("%s: %s", r, strings.Join(misses[r], ", "))
+			if len(missed[r]) > 0 {
+				t.Logf("%s missed (FN): %s", r, strings.Join(missed[r], " "))
+			}
+			if len(falsePos[r]) > 0 {
+				t.Logf("%s wrongly found (FP): %s", r, strings.Join(falsePos[r], " "))
 			}
 		}
 	}
