@@ -163,21 +163,3 @@ type BuiltinRule struct {
 	Severity Severity `json:"severity"`
 	Summary  string   `json:"summary"`
 }
-
-// Engine is a compiled rule set. It is safe for concurrent use; compiling
-// is the expensive part, so callers keep one per organisation rule set.
-type Engine struct {
-	cfg Config
-}
-
-// Builtins lists the built-in rules in display order.
-func Builtins() []BuiltinRule { return nil }
-
-// Compile checks cfg (valid severities, RE2 patterns, non-empty phrase
-// lists) and builds its matchers. A bad rule is an error naming it.
-func Compile(cfg Config) (*Engine, error) { return &Engine{cfg: cfg}, nil }
-
-// Check runs every enabled rule over doc in one pass for the phrase rules
-// and returns the findings ordered by Start, then Rule. Offsets are inside
-// doc.Text and on code-point boundaries.
-func (e *Engine) Check(doc Document, ctx Context) []Finding { return nil }

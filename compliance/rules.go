@@ -1,0 +1,797 @@
+package compliance
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+func indexOf(b, p []byte) int {
+	if len(p) == 0 {
+		return -1
+	}
+	return bytes.Index(b, p)
+}
+
+// noteClaim remembers the first efficacy statement outside the ISI, which
+// the fair-balance rule anchors to.
+func (st *check) noteClaim(s, e int) {
+	if st.firstClaim < 0 || s < st.firstClaim {
+		st.firstClaim, st.firstClaimEnd = s, e
+	}
+}
+
+// Words after "best" that make it advice, not a claim ("best taken with
+// food", "best regards"), and before it ("works best", "at best").
+var (
+	bestAdviceNext = setOf("practice", "practices", "taken", "when", "if", "to", "regards", "wishes", "supportive", "used", "before", "stored", "kept")
+	bestAdvicePrev = setOf("at", "works", "work", "worked", "working", "your", "do", "did", "doing", "try", "feel", "feeling", "look", "all")
+	// Medical terms that contain a superlative word.
+	breakthroughTerms = setOf("pain", "bleeding", "seizures", "seizure", "infection", "infections", "cases", "symptoms", "episodes", "designation", "asthma", "disease")
+	causeWords        = setOf("cause", "causes", "killer", "reason")
+	perfectAdvice     = setOf("time", "timing")
+)
+
+func (st *check) superlative(m matchAt, p string) {
+	if st.inISI(m.s) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	prev := st.before(ss, m.s, 4)
+	next := st.after(m.e, se, 3)
+	if st.qualified(prev) {
+		return
+	}
+	if st.negated(prev, 3) && !strings.HasPrefix(p, "no ") && !strings.HasPrefix(p, "without") {
+		return
+	}
+	if st.is(next, 0, causeWords) {
+		return
+	}
+	switch p {
+	case "best", "the best":
+		if st.is(next, 0, bestAdviceNext) || st.is(prev, 0, bestAdvicePrev) || st.eq(prev, 0, "for") && st.eq(next, 0, "results") {
+			return
+		}
+	case "breakthrough", "breakthroughs":
+		if st.is(next, 0, breakthroughTerms) || st.eq(next, 0, "therapy") && st.eq(next, 1, "designation") {
+			return
+		}
+	case "perfect", "ultimate":
+		if st.is(next, 0, perfectAdvice) {
+			return
+		}
+	case "100%", "100 percent", "100 per cent":
+		if st.eq(next, 0, "off") || st.eq(prev, 0, "save") || st.eq(next, 0, "of") && st.eq(next, 1, "the") && st.eq(next, 2, "cost") {
+			return
+		}
+	case "no risk", "no risks":
+		if st.eq(next, 0, "factors") {
+			return
+		}
+	}
+	st.noteClaim(m.s, m.e)
+	st.builtin(RuleSuperlative, m.s, m.e, "")
+}
+
+var noOtherClaims = setOf("shown", "proven", "demonstrated", "approved", "offers", "offer", "provides", "provide",
+	"delivers", "deliver", "works", "work", "matches", "match", "compares", "compare", "beats", "treatment",
+	"therapy", "medicine", "medication", "product", "drug", "inhaler", "option", "injection", "biologic", "brand", "has", "does", "can", "is")
+
+// noOther finds "no other … has been shown": an exclusivity claim, the
+// only-ness said the other way round.
+func (st *check) noOther(m matchAt) {
+	if st.inISI(m.s) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	if st.instruction(ss, se) {
+		return
+	}
+	prev := st.before(ss, m.s, 2)
+	if st.is(prev, 0, setOf("take", "use", "taking", "using", "with", "and")) {
+		return
+	}
+	next := st.after(m.e, se, 6)
+	end := -1
+	for _, t := range next {
+		if noOtherClaims[st.w(t)] {
+			end = t.e
+		}
+	}
+	if end < 0 {
+		return
+	}
+	st.noteClaim(m.s, end)
+	st.builtin(RuleSuperlative, m.s, end, "Exclusivity claim (\"no other …\") with no qualification.")
+}
+
+var baselineWords = setOf("baseline", "pre", "prestudy", "pretreatment", "before", "prior", "previous", "previously", "last", "starting", "start", "enrollment", "enrolment", "entry", "screening")
+
+// comparative handles the explicit comparative phrases.
+func (st *check) comparative(m matchAt, s int, p string) {
+	if st.inISI(m.s) {
+		return
+	}
+	k, ss, se := st.sentenceOf(m.s)
+	next := st.after(m.e, se, 6)
+	switch p {
+	case "superior":
+		if st.eq(next, 0, "vena") || st.eq(next, 0, "to") {
+			if st.eq(next, 0, "vena") {
+				return
+			}
+		}
+	case "twice as", "times more", "times as":
+		if st.anyIn(next[:min(3, len(next))], setOf("likely", "common", "often", "high", "risk")) {
+			return // a safety statement of risk
+		}
+	}
+	st.comparativeAt(k, ss, se, s, m.e, next)
+}
+
+func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
+	st.noteClaim(s, e)
+	if st.compSent[k] {
+		return
+	}
+	if st.instruction(ss, se) {
+		return
+	}
+	if st.anyIn(next[:min(4, len(next))], baselineWords) {
+		return
+	}
+	// "the year before", "the year prior"
+	for i := 0; i+1 < len(next) && i < 5; i++ {
+		if st.w(next[i]) == "year" && (st.w(next[i+1]) == "before" || st.w(next[i+1]) == "prior") {
+			return
+		}
+	}
+	if st.substantiated(ss, se, s, e) {
+		return
+	}
+	st.compSent[k] = true
+	st.builtin(RuleComparative, s, e, "")
+}
+
+// Words ending in -er that are not comparatives.
+var notComparatives = setOf("other", "rather", "whether", "either", "neither", "never", "under", "over", "after",
+	"later", "older", "younger", "ever", "however", "together", "number", "order", "per", "water", "consumer",
+	"provider", "prescriber", "partner", "inhaler", "member", "offer", "matter", "center", "centre", "cancer",
+	"fever", "liver", "bladder", "disorder", "paper", "letter", "answer", "character", "manner", "chamber",
+	"sooner", "further", "earlier", "otherwise", "differ", "different", "differently", "else", "anything",
+	"nothing", "something", "anyone", "someone")
+
+var moreLess = setOf("more", "less", "fewer", "lesser")
+
+// than finds "<comparative> than": "better than", "more effective than",
+// "fewer exacerbations than". Quantities ("more than 50%", "less than 1 in
+// 10") and ages ("older than 12") are not comparisons with a product.
+func (st *check) than(m matchAt) {
+	if st.inISI(m.s) {
+		return
+	}
+	k, ss, se := st.sentenceOf(m.s)
+	prev := st.before(ss, m.s, 4)
+	if len(prev) == 0 {
+		return
+	}
+	p0 := st.w(prev[0])
+	if moreLess[p0] || notComparatives[p0] {
+		return
+	}
+	start := -1
+	switch {
+	case comparativeWord(p0):
+		start = prev[0].s
+	default:
+		for i := 1; i < 3 && i < len(prev); i++ {
+			if moreLess[st.w(prev[i])] {
+				start = prev[i].s
+				break
+			}
+		}
+	}
+	if start < 0 {
+		return
+	}
+	next := st.after(m.e, se, 6)
+	if len(next) > 0 && isNumber(st.w(next[0])) && !st.eq(next, 0, "a") && !st.eq(next, 0, "an") {
+		return
+	}
+	st.comparativeAt(k, ss, se, start, m.e, next)
+}
+
+// comparativeWord reports adjectives and adverbs in the comparative form.
+func comparativeWord(w string) bool {
+	switch w {
+	case "better", "worse", "superior", "inferior", "greater", "higher", "lower", "faster", "quicker", "stronger", "safer",
+		"longer", "shorter", "easier", "gentler", "milder", "cheaper", "bigger", "smaller", "larger", "simpler":
+		return true
+	}
+	if len(w) >= 5 && strings.HasSuffix(w, "er") && !notComparatives[w] {
+		// -ier and doubled consonants: healthier, bigger; -er adjectives.
+		return strings.HasSuffix(w, "ier") || len(w) >= 6 && w[len(w)-3] == w[len(w)-4]
+	}
+	return false
+}
+
+// Statements that are the label's own indication or the absence of data,
+// not claims.
+var (
+	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
+	unknownCues    = [][]byte{[]byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
+	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
+	riskWords      = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
+	lowerNouns     = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
+	offWords       = setOf("off", "discount", "savings", "copay", "co", "rebate")
+	saveWords      = setOf("save", "saving", "savings", "discount", "off", "copay", "pay")
+	effectiveNext  = setOf("date", "immediately", "as", "on", "from", "until")
+)
+
+func containsAny(b []byte, cues [][]byte) bool {
+	for _, c := range cues {
+		if bytes.Contains(b, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// unsubstantiated finds efficacy or safety statements with no reference.
+func (st *check) unsubstantiated(m matchAt, p string) {
+	if st.inISI(m.s) {
+		return
+	}
+	b := st.b
+	k, ss, se := st.sentenceOf(m.s)
+	s, e := m.s, m.e
+	prev := st.before(ss, s, 4)
+	switch p {
+	case "%":
+		if s == 0 || b[s-1] < '0' || b[s-1] > '9' {
+			return
+		}
+		for s > ss && (b[s-1] >= '0' && b[s-1] <= '9' || b[s-1] == '.' || b[s-1] == ',') {
+			s--
+		}
+		prev = st.before(ss, s, 4)
+		next := st.after(e, se, 2)
+		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) {
+			return
+		}
+	case "percent", "per cent":
+		if len(prev) == 0 || !isNumber(st.w(prev[0])) {
+			return
+		}
+		s = prev[0].s
+	case "help", "helps", "can help", "may help":
+		next := st.after(e, se, 1)
+		if !st.is(next, 0, helpObjects) || st.anyIn(prev, helpSubjects) || st.eq(prev, 0, "to") {
+			return
+		}
+		e = next[0].e
+	case "effective":
+		next := st.after(e, se, 1)
+		if st.eq(prev, 0, "cost") || st.is(next, 0, effectiveNext) {
+			return
+		}
+	case "increases", "increased":
+		next := st.after(e, se, 3)
+		if st.anyIn(next, riskWords) {
+			return
+		}
+	case "lowers", "lowered", "lowering", "reducing":
+		next := st.after(e, se, 1)
+		if st.is(next, 0, lowerNouns) {
+			return
+		}
+	case "fewer":
+		next := st.after(e, se, 3)
+		if st.eq(next, 0, "than") {
+			return
+		}
+	}
+	if st.negated(prev, 3) {
+		return
+	}
+	// Purpose and instructions: "to help reduce the risk of thrush",
+	// "used to reduce".
+	if st.eq(prev, 0, "to") || st.eq(prev, 0, "help") && st.eq(prev, 1, "to") {
+		return
+	}
+	sent := b[ss:se]
+	if containsAny(sent, indicationCues) || containsAny(sent, unknownCues) {
+		return
+	}
+	if st.instruction(ss, se) {
+		return
+	}
+	st.noteClaim(s, e)
+	if st.unsubSent[k] {
+		return
+	}
+	if st.substantiated(ss, se, s, e) {
+		return
+	}
+	st.unsubSent[k] = true
+	// Quote the statement: the sentence when it is of a readable length,
+	// the words that make it a claim otherwise.
+	qs, qe := ss, se
+	for qs < qe && b[qs] == ' ' {
+		qs++
+	}
+	for qe > qs && b[qe-1] == ' ' {
+		qe--
+	}
+	rs, re := st.n.span(qs, qe)
+	if re-rs > 300 || qs > s || qe < e {
+		qs, qe = s, e
+	}
+	st.builtin(RuleUnsubstantiated, qs, qe, "")
+}
+
+// safetyCues mark a sentence about a population's safety or a warning,
+// where naming the population is required, not promotion.
+var safetyCues = setOf("not", "no", "never", "don't", "doesn't", "isn't", "aren't", "cannot", "can't", "shouldn't",
+	"risk", "risks", "side", "adverse", "contraindicated", "warning", "warnings", "precautions", "precaution",
+	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "studied", "established", "known",
+	"avoid", "worsen", "worsening", "death", "deaths", "reach", "safety", "if", "whether")
+
+func (st *check) offLabel(m matchAt, gi int) {
+	if !st.offApplies || st.inISI(m.s) {
+		return
+	}
+	if st.groupAllowed(gi) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	words := st.after(ss, se, 200)
+	if st.anyIn(words, safetyCues) {
+		return
+	}
+	st.builtin(RuleOffLabel, m.s, m.e, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(st.b[m.s:m.e]))))
+}
+
+// groupAllowed reports whether an off-label group (or a group covering it)
+// is named in the indications, or, for children and adolescents, the
+// indications' ages reach them ("patients 12 years and older").
+func (st *check) groupAllowed(gi int) bool {
+	if ok, seen := st.groupOK[gi]; seen {
+		return ok
+	}
+	g := st.e.groups[gi]
+	ok := false
+	for _, t := range g.terms {
+		if len(indexWord(st.indications, []byte(t))) > 0 {
+			ok = true
+			break
+		}
+	}
+	if !ok {
+		for _, c := range g.covers {
+			if ci, found := st.e.groupIndex[c]; found && st.groupAllowed(ci) {
+				ok = true
+			}
+		}
+	}
+	if !ok && (g.name == "pediatric" || g.name == "adolescent") {
+		if age := youngestAge(st.indications); age >= 0 && (age < 12 || g.name == "adolescent" && age < 18) {
+			ok = true
+		}
+	}
+	st.groupOK[gi] = ok
+	return ok
+}
+
+// youngestAge finds the smallest "N years" in the indications, -1 if
+// none.
+func youngestAge(ind []byte) int {
+	best := -1
+	for i := 0; i < len(ind); i++ {
+		if ind[i] < '0' || ind[i] > '9' || i > 0 && isWordByte(ind[i-1]) {
+			continue
+		}
+		j := i
+		v := 0
+		for j < len(ind) && ind[j] >= '0' && ind[j] <= '9' {
+			v = v*10 + int(ind[j]-'0')
+			j++
+		}
+		rest := ind[j:]
+		if bytes.HasPrefix(rest, []byte(" years")) || bytes.HasPrefix(rest, []byte(" year")) {
+			if best < 0 || v < best {
+				best = v
+			}
+		}
+		i = j
+	}
+	return best
+}
+
+// newNotClaims follow "new" when it describes something other than the
+// product: places, patients, symptoms, data.
+var (
+	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "hope")
+	newNotClaims = setOf("patients", "patient", "users", "user", "prescriptions", "prescription", "prescribers", "cases", "case",
+		"diagnosis", "diagnoses", "onset", "lesions", "lesion", "or", "symptoms", "symptom", "infections", "infection",
+		"data", "study", "studies", "research", "analysis", "analyses", "findings", "publication", "guidelines", "guideline",
+		"website", "site", "address", "account", "password", "appointment", "members", "member", "customers", "employees",
+		"hires", "year", "years", "episode", "episodes", "sores", "lumps", "lump", "moles", "mole", "pain", "rash", "headache",
+		"vision", "problems", "problem", "shortness", "chest", "bleeding", "bruising", "weakness", "numbness", "changes", "signs",
+		"cancers", "tumors", "tumours", "fractures")
+	newPrevNotClaims = setOf("any", "other", "start", "starting", "taking", "take", "begin", "beginning", "develop", "develops", "developing", "notice", "experience", "report", "get", "have", "had")
+)
+
+func (st *check) newClaim(m matchAt) {
+	if !st.newApplies || st.inISI(m.s) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	prev := st.before(ss, m.s, 2)
+	next := st.after(m.e, se, 2)
+	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(prev, 0, newPrevNotClaims) {
+		return
+	}
+	st.builtin(RuleNewClaim, m.s, m.e, fmt.Sprintf("\"New\" used %s after the product's launch (%s).", since(st.ctx.Product.LaunchDate, st.ctx.AsOf), st.ctx.Product.LaunchDate.Format("2 January 2006")))
+}
+
+// regexRules runs the organisation's regular expressions over the
+// original text.
+func (st *check) regexRules() {
+	for i, r := range st.e.org {
+		if r.re == nil || !st.orgOn[i] {
+			continue
+		}
+		for _, loc := range r.re.FindAllStringIndex(st.doc.Text, 10000) {
+			if loc[0] == loc[1] {
+				continue
+			}
+			rs, re := st.n.byteToRune(loc[0]), st.n.byteToRune(loc[1])
+			if st.skippedRune(rs) {
+				continue
+			}
+			st.addRunes(r.Code, r.Version, r.Severity, rs, re, orgMessage(r.Rule), r.Guidance)
+		}
+	}
+}
+
+func (st *check) skippedRune(r int) bool {
+	k := sort.Search(len(st.skip), func(i int) bool { return st.skip[i].End > r })
+	return k < len(st.skip) && st.skip[k].Start <= r
+}
+
+// documentRules are the rules about the whole piece: expired modules,
+// the established name, fair balance, the PI statement, the channel and
+// the reading level.
+func (st *check) documentRules() {
+	st.expiredModules()
+	p := st.ctx.Product
+	var brand []int
+	var brandLen int
+	if p != nil && strings.TrimSpace(p.BrandName) != "" {
+		nb := normalize(p.BrandName, false).b
+		brandLen = len(nb)
+		for _, i := range indexWord(st.b, nb) {
+			if st.skipped(i) || st.inURL(i, i+len(nb)) {
+				continue
+			}
+			brand = append(brand, i)
+		}
+	}
+	if p != nil && len(brand) > 0 {
+		st.establishedName(brand, brandLen)
+	}
+	promo := promotionalTypes[st.ctx.AssetType]
+	if p != nil && promo && st.firstClaim >= 0 && !st.isiSeen {
+		st.builtin(RuleFairBalance, st.firstClaim, st.firstClaimEnd, "")
+	}
+	if p != nil && promo && len(brand) > 0 && !st.piSeen {
+		pi := strings.TrimSpace(p.PIReference)
+		if pi == "" || indexOf(st.b, normalize(pi, false).b) < 0 {
+			st.builtin(RulePIReference, brand[0], brand[0]+brandLen, "")
+		}
+	}
+	st.channel(brand, brandLen)
+	if isPatient(st.ctx.Audience) {
+		st.readability()
+	}
+}
+
+func (st *check) expiredModules() {
+	total := st.n.runes()
+	for _, m := range st.doc.Modules {
+		expired := m.Expired || !m.ExpiresOn.IsZero() && !st.ctx.AsOf.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf)
+		if !expired {
+			continue
+		}
+		s, e := max(m.Start, 0), min(m.End, total)
+		if s >= e {
+			continue
+		}
+		what := "module"
+		if m.Kind == "claim" {
+			what = "claim"
+		}
+		name := ""
+		if m.Title != "" {
+			name = fmt.Sprintf(" %q", m.Title)
+		}
+		msg := fmt.Sprintf("The %s%s has expired.", what, name)
+		if !m.ExpiresOn.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf) && !st.ctx.AsOf.IsZero() {
+			msg = fmt.Sprintf("The %s%s expired on %s.", what, name, m.ExpiresOn.Format("2 January 2006"))
+		}
+		st.builtinRunes(RuleExpiredModule, s, e, msg, "")
+	}
+}
+
+// inURL reports a brand name inside a web address (brand.com).
+func (st *check) inURL(s, e int) bool {
+	b := st.b
+	if s > 0 && (b[s-1] == '.' || b[s-1] == '/' || b[s-1] == '@') {
+		return true
+	}
+	return e+1 < len(b) && b[e] == '.' && isWordByte(b[e+1])
+}
+
+// establishedName flags, on every page, the first brand mention when no
+// mention on that page has the established name next to it (the same
+// sentence or within a short distance, as in "Brand (established name)").
+func (st *check) establishedName(brand []int, brandLen int) {
+	p := st.ctx.Product
+	en := normalize(p.EstablishedName, false).b
+	if len(en) == 0 || bytes.Equal(en, normalize(p.BrandName, false).b) {
+		return
+	}
+	ests := indexWord(st.b, en)
+	pages := st.pageStarts()
+	pageOf := func(i int) int {
+		r := int(st.n.src[i])
+		return sort.Search(len(pages), func(k int) bool { return pages[k] > r }) - 1
+	}
+	near := func(i int) bool {
+		_, ss, se := st.sentenceOf(i)
+		lo, hi := min(ss, i-120), max(se, i+brandLen+120)
+		pg := pageOf(i)
+		for k := sort.SearchInts(ests, lo); k < len(ests) && ests[k] < hi; k++ {
+			if pageOf(ests[k]) == pg {
+				return true
+			}
+		}
+		return false
+	}
+	byPage := map[int][]int{}
+	var order []int
+	for _, i := range brand {
+		pg := pageOf(i)
+		if _, ok := byPage[pg]; !ok {
+			order = append(order, pg)
+		}
+		byPage[pg] = append(byPage[pg], i)
+	}
+	for _, pg := range order {
+		ok := false
+		for _, i := range byPage[pg] {
+			if near(i) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			i := byPage[pg][0]
+			st.builtin(RuleEstablishedName, i, i+brandLen, fmt.Sprintf("%q appears without its established name (%s) nearby.", strings.TrimSpace(p.BrandName), strings.TrimSpace(p.EstablishedName)))
+		}
+	}
+}
+
+// pageStarts returns the first code point of every page.
+func (st *check) pageStarts() []int {
+	if len(st.doc.Pages) > 0 {
+		out := make([]int, 0, len(st.doc.Pages))
+		for _, p := range st.doc.Pages {
+			out = append(out, p.Start)
+		}
+		sort.Ints(out)
+		if out[0] > 0 {
+			out[0] = 0
+		}
+		return out
+	}
+	out := []int{0}
+	t := st.doc.Text
+	for i := strings.IndexByte(t, '\f'); i >= 0; {
+		out = append(out, st.n.byteToRune(i+1))
+		j := strings.IndexByte(t[i+1:], '\f')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return out
+}
+
+var socialChannels = setOf("social", "social media", "facebook", "instagram", "twitter", "x", "linkedin", "tiktok", "threads", "bluesky", "youtube", "mastodon", "pinterest")
+
+// channel checks a social post's length against its channel and that a
+// post for a product links to its safety information.
+func (st *check) channel(brand []int, brandLen int) {
+	ch := strings.ToLower(strings.TrimSpace(st.ctx.Channel))
+	total := st.n.runes()
+	if limit, ok := socialLimits[ch]; ok && total > limit {
+		st.builtinRunes(RuleChannelLength, limit, total, fmt.Sprintf("The post is %d characters; %s allows %d, so the text from here on is cut.", total, st.ctx.Channel, limit), "")
+	}
+	social := st.ctx.AssetType == "social_post" || socialChannels[ch]
+	if !social || st.ctx.Product == nil || len(brand) == 0 && st.firstClaim < 0 {
+		return
+	}
+	b := st.b
+	link := bytes.Contains(b, []byte("http")) || bytes.Contains(b, []byte("www.")) || hasDomain(b)
+	isi := st.isiSeen || bytes.Contains(b, []byte("isi")) || bytes.Contains(b, []byte("safety info"))
+	if link && isi {
+		return
+	}
+	s, e := 0, 0
+	if len(brand) > 0 {
+		s, e = brand[0], brand[0]+brandLen
+	} else {
+		s, e = st.firstClaim, st.firstClaimEnd
+	}
+	st.builtin(RuleChannelLength, s, e, "The post has no link to the Important Safety Information.")
+}
+
+// hasDomain looks for a web address without a scheme: "brand.com/isi".
+func hasDomain(b []byte) bool {
+	for _, tld := range [][]byte{[]byte(".com"), []byte(".org"), []byte(".net"), []byte(".co.uk"), []byte(".io"), []byte(".health"), []byte(".ly/")} {
+		if i := bytes.Index(b, tld); i > 0 && isWordByte(b[i-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isPatient(a string) bool {
+	switch strings.ToLower(strings.TrimSpace(a)) {
+	case "patient", "patients", "consumer", "caregiver", "dtc":
+		return true
+	}
+	return false
+}
+
+// readability flags patient-audience paragraphs of twenty words or more
+// whose Flesch–Kincaid grade is above 8.
+func (st *check) readability() {
+	b := st.b
+	start := 0
+	bounds := append(append([]int32(nil), st.n.paras...), int32(len(b)))
+	for _, pb := range bounds {
+		end := int(pb)
+		s, e := start, end
+		start = end + 1
+		for s < e && b[s] == ' ' {
+			s++
+		}
+		if s >= e || st.skipped(s) {
+			continue
+		}
+		grade, words := fleschKincaid(b, s, e)
+		if words < 20 || grade <= 8 {
+			continue
+		}
+		st.builtin(RuleReadability, s, e, fmt.Sprintf("Reading grade %.1f (Flesch–Kincaid) is above 8 for a patient audience.", grade))
+	}
+}
+
+// headersFooters finds running headers and footers: a line among the first
+// or last two of a page that recurs (digits aside, for page numbers) on at
+// least half the pages, two at least.
+func headersFooters(doc Document, n *normText) []Span {
+	pages := doc.Pages
+	if len(pages) == 0 && strings.Count(doc.Text, "\f") >= 1 {
+		start := 0
+		t := doc.Text
+		for {
+			i := strings.IndexByte(t[n.runeByte[start]:], '\f')
+			if i < 0 {
+				pages = append(pages, Span{start, n.runes()})
+				break
+			}
+			end := n.byteToRune(int(n.runeByte[start]) + i)
+			pages = append(pages, Span{start, end})
+			start = end + 1
+		}
+	}
+	if len(pages) < 2 {
+		return nil
+	}
+	type line struct {
+		key  string
+		span Span
+	}
+	total := n.runes()
+	count := map[string]int{}
+	var lines []line
+	for _, p := range pages {
+		s, e := max(0, p.Start), min(total, p.End)
+		if s >= e {
+			continue
+		}
+		text := doc.Text[n.runeByte[s]:n.runeByte[e]]
+		var pl []line
+		off := s
+		for _, l := range strings.Split(text, "\n") {
+			rl := utf8.RuneCountInString(l)
+			key := lineKey(l)
+			if key != "" {
+				pl = append(pl, line{key, Span{off, off + rl}})
+			}
+			off += rl + 1
+		}
+		seen := map[string]bool{}
+		pick := func(l line) {
+			lines = append(lines, l)
+			if !seen[l.key] {
+				seen[l.key] = true
+				count[l.key]++
+			}
+		}
+		for i := 0; i < len(pl) && i < 2; i++ {
+			pick(pl[i])
+		}
+		for i := max(2, len(pl)-2); i < len(pl); i++ {
+			pick(pl[i])
+		}
+	}
+	need := max(2, (len(pages)+1)/2)
+	var out []Span
+	for _, l := range lines {
+		if count[l.key] >= need {
+			out = append(out, l.span)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+// lineKey is a line with case, spacing and digits (page numbers) evened
+// out; empty for a blank line.
+func lineKey(l string) string {
+	var sb strings.Builder
+	space := false
+	for _, r := range strings.ToLower(l) {
+		switch {
+		case r >= '0' && r <= '9':
+			if !space || sb.Len() == 0 {
+				sb.WriteByte('#')
+			}
+		case r == ' ' || r == '\t' || r == '\r' || r == '\f' || r == '\u00a0':
+			space = true
+			continue
+		default:
+			if space && sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteRune(r)
+		}
+		space = false
+	}
+	return strings.TrimSpace(sb.String())
+}
+
+// since says how long before asOf t was, in months or years.
+func since(t, asOf time.Time) string {
+	months := (asOf.Year()-t.Year())*12 + int(asOf.Month()) - int(t.Month())
+	if asOf.Day() < t.Day() {
+		months--
+	}
+	switch {
+	case months >= 24:
+		return fmt.Sprintf("%d years", months/12)
+	case months == 1:
+		return "1 month"
+	default:
+		return fmt.Sprintf("%d months", months)
+	}
+}
