@@ -2,6 +2,7 @@ package compliance
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,15 +43,17 @@ type check struct {
 	indications []byte
 	groupOK     map[int]bool
 
-	unsubSent map[int]bool
+	unsubSent map[int]uint8
 	compSent  map[int]bool
 	orgOn     []bool
+	// arena holds the words looked up around the current match.
+	arena []tok
 }
 
 func newCheck(e *Engine, doc Document, ctx Context) *check {
-	n := normalize(doc.Text, true)
+	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
 	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
-		unsubSent: map[int]bool{}, compSent: map[int]bool{}}
+		unsubSent: map[int]uint8{}, compSent: map[int]bool{}}
 	st.sent = sentences(n)
 	p := ctx.Product
 	if p != nil && !p.LaunchDate.IsZero() && !ctx.AsOf.IsZero() && e.on[RuleNewClaim] {
@@ -95,11 +98,11 @@ func (st *check) run() {
 	}
 	// Longest first at each position, so "superior to" wins over
 	// "superior" when a rule reports once per sentence.
-	sort.Slice(ms, func(i, j int) bool {
-		if ms[i].s != ms[j].s {
-			return ms[i].s < ms[j].s
+	slices.SortFunc(ms, func(a, b matchAt) int {
+		if a.s != b.s {
+			return a.s - b.s
 		}
-		return ms[i].e > ms[j].e
+		return b.e - a.e
 	})
 	// The ISI section is found first: statements inside it are the
 	// safety information, not promotion.
@@ -144,9 +147,19 @@ func (st *check) run() {
 		merged = append(merged, r)
 	}
 	st.isi = merged
+	sk := 0
+	st.arena = make([]tok, 0, 256)
 	for _, m := range ms {
-		if st.skipped(m.s) {
-			continue
+		st.arena = st.arena[:0]
+		// Headers and footers, walked in step with the sorted matches.
+		if len(st.skip) > 0 {
+			r := int(st.n.src[m.s])
+			for sk < len(st.skip) && st.skip[sk].End <= r {
+				sk++
+			}
+			if sk < len(st.skip) && st.skip[sk].Start <= r {
+				continue
+			}
 		}
 		for _, en := range st.e.entries[m.id] {
 			switch en.kind {
@@ -268,15 +281,14 @@ func (st *check) finish() []Finding {
 	if len(st.out) == 0 {
 		return nil
 	}
-	sort.Slice(st.out, func(i, j int) bool {
-		a, b := st.out[i], st.out[j]
-		if a.Rule != b.Rule {
-			return a.Rule < b.Rule
+	slices.SortFunc(st.out, func(a, b Finding) int {
+		if c := strings.Compare(a.Rule, b.Rule); c != 0 {
+			return c
 		}
 		if a.Start != b.Start {
-			return a.Start < b.Start
+			return a.Start - b.Start
 		}
-		return a.End > b.End
+		return b.End - a.End
 	})
 	kept := st.out[:0]
 	lastRule, lastEnd := "", -1
@@ -290,12 +302,11 @@ func (st *check) finish() []Finding {
 	for i := range kept {
 		kept[i].Quote = st.doc.Text[st.n.runeByte[kept[i].Start]:st.n.runeByte[kept[i].End]]
 	}
-	sort.SliceStable(kept, func(i, j int) bool {
-		a, b := kept[i], kept[j]
+	slices.SortStableFunc(kept, func(a, b Finding) int {
 		if a.Start != b.Start {
-			return a.Start < b.Start
+			return a.Start - b.Start
 		}
-		return a.Rule < b.Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 	return kept
 }
@@ -319,13 +330,13 @@ func (st *check) sentenceOf(p int) (int, int, int) {
 // before returns up to max words before p inside [lo, p), nearest first.
 func (st *check) before(lo, p, max int) []tok {
 	b := st.b
-	out := make([]tok, 0, max)
+	out := st.room(max)
 	i := p
 	for len(out) < max {
 		for i > lo && !isTokByte(b[i-1]) {
 			c := b[i-1]
 			if c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == '(' || c == ')' {
-				return out
+				return st.keep(out)
 			}
 			i--
 		}
@@ -339,20 +350,20 @@ func (st *check) before(lo, p, max int) []tok {
 		out = append(out, tok{j, i})
 		i = j
 	}
-	return out
+	return st.keep(out)
 }
 
 // after returns up to max words from p inside [p, hi), nearest first; it
 // stops at the end of a clause.
 func (st *check) after(p, hi, max int) []tok {
 	b := st.b
-	out := make([]tok, 0, min(max, 16))
+	out := st.room(max)
 	i := p
 	for len(out) < max {
 		for i < hi && !isTokByte(b[i]) {
 			c := b[i]
 			if c == '.' && !(i+1 < hi && isWordByte(b[i+1])) || c == ';' || c == '!' || c == '?' || c == ':' {
-				return out
+				return st.keep(out)
 			}
 			i++
 		}
@@ -366,6 +377,23 @@ func (st *check) after(p, hi, max int) []tok {
 		out = append(out, tok{i, j})
 		i = j
 	}
+	return st.keep(out)
+}
+
+// room returns an empty slice of the arena with space for max words;
+// keep then claims what a lookup appended, so the next lookup for the same
+// match does not write over it. A new arena leaves the old words where
+// they are.
+func (st *check) room(n int) []tok {
+	if cap(st.arena)-len(st.arena) < n {
+		st.arena = make([]tok, 0, max(256, 2*n))
+	}
+	base := len(st.arena)
+	return st.arena[base:base]
+}
+
+func (st *check) keep(out []tok) []tok {
+	st.arena = st.arena[:len(st.arena)+len(out)]
 	return out
 }
 
@@ -520,7 +548,7 @@ func (st *check) qualified(prev []tok) bool {
 
 func (st *check) negated(prev []tok, n int) bool {
 	for i := 0; i < n && i < len(prev); i++ {
-		if negations[st.w(prev[i])] {
+		if negations[string(st.b[prev[i].s:prev[i].e])] {
 			return true
 		}
 	}

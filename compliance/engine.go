@@ -216,7 +216,10 @@ func (e *Engine) Check(doc Document, ctx Context) []Finding {
 	}
 	st := newCheck(e, doc, ctx)
 	st.run()
-	return st.finish()
+	out := st.finish()
+	st.n.orig = ""
+	normPool.Put(st.n)
+	return out
 }
 
 // scoped reports whether an organisation rule applies in ctx: every

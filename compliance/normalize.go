@@ -1,6 +1,8 @@
 package compliance
 
 import (
+	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -29,6 +31,10 @@ type normText struct {
 	// with the text's length appended.
 	runeByte []int32
 	orig     string
+	// caps has a bit for every position of b whose original character is
+	// an upper-case letter at the start of a word (sentence splitting
+	// reads it).
+	caps []uint64
 }
 
 // dropped reports the characters normalisation removes outright.
@@ -115,11 +121,32 @@ func wordAt(b []byte, i int) bool {
 // normalize builds the normalised copy of s. withMap false skips the
 // offset tables (phrases of the rule set are normalised that way).
 func normalize(s string, withMap bool) *normText {
-	n := &normText{b: make([]byte, 0, len(s)+8)}
+	return normalizeInto(&normText{}, s, withMap)
+}
+
+// normPool keeps the large buffers of finished checks: a megabyte of text
+// needs nine of offsets, and allocating and clearing them each time costs
+// more than the matching.
+var normPool = sync.Pool{New: func() any { return &normText{} }}
+
+// normalizeInto is normalize reusing n's buffers.
+func normalizeInto(n *normText, s string, withMap bool) *normText {
+	n.b = slices.Grow(n.b[:0], len(s)+8)
+	n.paras, n.lines, n.pageBreaks = n.paras[:0], n.lines[:0], n.pageBreaks[:0]
+	n.src, n.runeByte, n.orig = n.src[:0], n.runeByte[:0], ""
 	if withMap {
-		n.src = make([]int32, 0, len(s)+8)
-		n.runeByte = make([]int32, 0, len(s)+1)
+		n.src = slices.Grow(n.src, len(s)+8)
+		n.runeByte = slices.Grow(n.runeByte, len(s)+1)
 		n.orig = s
+		words := len(s)/64 + 2
+		if cap(n.caps) < words {
+			n.caps = make([]uint64, words)
+		} else {
+			n.caps = n.caps[:words]
+			clear(n.caps)
+		}
+	} else {
+		n.src, n.runeByte = nil, nil
 	}
 	ri := int32(-1)
 	inSpace := false
@@ -152,19 +179,30 @@ func normalize(s string, withMap bool) *normText {
 				j++
 			}
 			start := len(n.b)
+			if withMap && c >= 'A' && c <= 'Z' && start/64 < len(n.caps) {
+				n.caps[start/64] |= 1 << (start % 64)
+			}
 			n.b = append(n.b, s[i:j]...)
-			for k := start; k < len(n.b); k++ {
-				if n.b[k] <= 'Z' && n.b[k] >= 'A' {
-					n.b[k] += 'a' - 'A'
+			nb := n.b[start:]
+			for k := range nb {
+				if nb[k] <= 'Z' && nb[k] >= 'A' {
+					nb[k] += 'a' - 'A'
 				}
 			}
 			if withMap {
-				n.src = append(n.src, ri)
-				for k := i + 1; k < j; k++ {
-					ri++
-					n.src = append(n.src, ri)
-					n.runeByte = append(n.runeByte, int32(k))
+				w := j - i
+				n.src = slices.Grow(n.src, w)
+				src := n.src[len(n.src) : len(n.src)+w]
+				n.src = n.src[:len(n.src)+w]
+				for k := range src {
+					src[k] = ri + int32(k)
 				}
+				rb := n.runeByte[len(n.runeByte) : len(n.runeByte)+w-1]
+				n.runeByte = n.runeByte[:len(n.runeByte)+w-1]
+				for k := range rb {
+					rb[k] = int32(i + 1 + k)
+				}
+				ri += int32(w - 1)
 			} else {
 				ri += int32(j - i - 1)
 			}
@@ -308,10 +346,17 @@ func (n *normText) lowerAt(j int) bool {
 	if n.src == nil {
 		return false
 	}
-	o := n.runeByte[n.src[j]]
-	if c := n.orig[o]; c < utf8.RuneSelf {
-		return c >= 'a' && c <= 'z'
+	c := n.b[j]
+	if c < utf8.RuneSelf {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+		if j/64 < len(n.caps) && n.caps[j/64]&(1<<(j%64)) != 0 {
+			return false
+		}
+		return true
 	}
+	o := n.runeByte[n.src[j]]
 	r, _ := utf8.DecodeRuneInString(n.orig[o:])
 	return unicode.IsLower(r)
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 func indexOf(b, p []byte) int {
@@ -303,21 +302,29 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 	if st.eq(prev, 0, "to") || st.eq(prev, 0, "help") && st.eq(prev, 1, "to") {
 		return
 	}
-	sent := b[ss:se]
-	if containsAny(sent, indicationCues) || containsAny(sent, unknownCues) {
-		return
+	// The sentence is judged once: 1 a claim to report, 2 not a claim
+	// (indication, absence of data, instruction) or substantiated, 3
+	// reported.
+	state := st.unsubSent[k]
+	if state == 0 {
+		sent := b[ss:se]
+		state = 1
+		if containsAny(sent, indicationCues) || containsAny(sent, unknownCues) || st.instruction(ss, se) {
+			state = 2
+		}
+		st.unsubSent[k] = state
 	}
-	if st.instruction(ss, se) {
+	if state == 2 {
 		return
 	}
 	st.noteClaim(s, e)
-	if st.unsubSent[k] {
+	if state == 3 {
 		return
 	}
 	if st.substantiated(ss, se, s, e) {
 		return
 	}
-	st.unsubSent[k] = true
+	st.unsubSent[k] = 3
 	// Quote the statement: the sentence when it is of a readable length,
 	// the words that make it a claim otherwise.
 	qs, qe := ss, se
@@ -713,35 +720,57 @@ func headersFooters(doc Document, n *normText) []Span {
 	total := n.runes()
 	count := map[string]int{}
 	var lines []line
+	t := doc.Text
 	for _, p := range pages {
 		s, e := max(0, p.Start), min(total, p.End)
 		if s >= e {
 			continue
 		}
-		text := doc.Text[n.runeByte[s]:n.runeByte[e]]
-		var pl []line
-		off := s
-		for _, l := range strings.Split(text, "\n") {
-			rl := utf8.RuneCountInString(l)
-			key := lineKey(l)
-			if key != "" {
-				pl = append(pl, line{key, Span{off, off + rl}})
-			}
-			off += rl + 1
-		}
+		bs, be := int(n.runeByte[s]), int(n.runeByte[e])
 		seen := map[string]bool{}
-		pick := func(l line) {
-			lines = append(lines, l)
-			if !seen[l.key] {
-				seen[l.key] = true
-				count[l.key]++
+		pick := func(ls, le int) {
+			if le-ls > 160 {
+				return // running heads are short; body text is not one
+			}
+			key := lineKey(t[ls:le])
+			if key == "" {
+				return
+			}
+			lines = append(lines, line{key, Span{n.byteToRune(ls), n.byteToRune(le)}})
+			if !seen[key] {
+				seen[key] = true
+				count[key]++
 			}
 		}
-		for i := 0; i < len(pl) && i < 2; i++ {
-			pick(pl[i])
+		// The first two and the last two lines that are not blank.
+		got, firstEnd := 0, bs
+		for ls := bs; ls < be && got < 2; {
+			le := strings.IndexByte(t[ls:be], '\n')
+			if le < 0 {
+				le = be
+			} else {
+				le += ls
+			}
+			if strings.TrimSpace(t[ls:le]) != "" {
+				pick(ls, le)
+				got++
+			}
+			firstEnd = le
+			ls = le + 1
 		}
-		for i := max(2, len(pl)-2); i < len(pl); i++ {
-			pick(pl[i])
+		got = 0
+		for le := be; le > firstEnd && got < 2; {
+			ls := strings.LastIndexByte(t[firstEnd:le], '\n')
+			if ls < 0 {
+				ls = firstEnd
+			} else {
+				ls += firstEnd + 1
+			}
+			if strings.TrimSpace(t[ls:le]) != "" {
+				pick(ls, le)
+				got++
+			}
+			le = ls - 1
 		}
 	}
 	need := max(2, (len(pages)+1)/2)
