@@ -135,6 +135,7 @@ var superlativePhrases = []string{
 	"miracle", "miracles", "miraculous", "unmatched", "unparalleled", "unrivaled", "unrivalled", "unsurpassed",
 	"unbeatable", "unbeaten", "second to none", "never fails", "works for everyone", "works every time",
 	"gold standard", "the ultimate", "ultimate", "perfect", "flawless", "foolproof",
+	"forever", "permanently", "once and for all", "never again", "instantly", "best in class",
 }
 
 // Comparative phrases; "than" is handled on its own (any comparative
@@ -144,7 +145,7 @@ var comparativePhrases = []string{
 	"vs", "vs.", "versus", "compared with", "compared to", "comparison with", "comparison to", "in comparison",
 	"head to head", "non inferior", "noninferior", "non inferiority", "noninferiority",
 	"as effective as", "as good as", "as safe as", "as well tolerated as", "twice as", "times more", "times as",
-	"beats", "outshines",
+	"outshines", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
 }
 
 // Efficacy and safety statement triggers (percentages are found on their
@@ -160,6 +161,10 @@ var unsubstantiatedPhrases = []string{
 	"protects", "protection against", "fewer", "increases", "increased", "significantly", "statistically significant",
 	"helps", "can help", "may help", "help", "percent", "per cent", "%",
 	"works in", "starts working", "fast acting", "long lasting", "all day", "24 hour", "around the clock",
+	"achieved", "achieve", "achieves", "remission", "response rate", "response rates", "clear skin", "clearer skin",
+	"almost clear", "symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
+	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
+	"out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
 }
 
 // The words "help" must be followed by to be a claim ("helps reduce").

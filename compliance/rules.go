@@ -67,6 +67,10 @@ func (st *check) superlative(m matchAt, p string) {
 		if st.eq(next, 0, "off") || st.eq(prev, 0, "save") || st.eq(next, 0, "of") && st.eq(next, 1, "the") && st.eq(next, 2, "cost") {
 			return
 		}
+	case "the only":
+		if st.eq(next, 0, "way") || st.eq(next, 0, "one") && st.eq(next, 1, "who") {
+			return
+		}
 	case "no risk", "no risks":
 		if st.eq(next, 0, "factors") {
 			return
@@ -174,7 +178,7 @@ func (st *check) than(m matchAt) {
 		return
 	}
 	k, ss, se := st.sentenceOf(m.s)
-	prev := st.before(ss, m.s, 4)
+	prev := st.before(ss, m.s, 7)
 	if len(prev) == 0 {
 		return
 	}
@@ -187,7 +191,7 @@ func (st *check) than(m matchAt) {
 	case comparativeWord(p0):
 		start = prev[0].s
 	default:
-		for i := 1; i < 3 && i < len(prev); i++ {
+		for i := 1; i < 7 && i < len(prev); i++ {
 			if moreLess[st.w(prev[i])] {
 				start = prev[i].s
 				break
@@ -221,6 +225,9 @@ func comparativeWord(w string) bool {
 // Statements that are the label's own indication or the absence of data,
 // not claims.
 var (
+	// adverseCues mark the label's adverse reaction rates ("headache
+	// (12%)"): safety information, not a promotional claim.
+	adverseCues    = [][]byte{[]byte("side effect"), []byte("adverse"), []byte("reactions"), []byte("most common"), []byte("were reported"), []byte("occurred in")}
 	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
 	unknownCues    = [][]byte{[]byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
 	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
@@ -259,12 +266,25 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 		prev = st.before(ss, s, 4)
 		next := st.after(e, se, 2)
-		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) {
+		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || containsAny(b[ss:se], adverseCues) {
 			return
 		}
 	case "percent", "per cent":
-		if len(prev) == 0 || !isNumber(st.w(prev[0])) {
+		if len(prev) == 0 || !isNumber(st.w(prev[0])) || containsAny(b[ss:se], adverseCues) {
 			return
+		}
+		s = prev[0].s
+	case "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000":
+		// "7 out of 10 patients", "8 in 10": a rate.
+		if len(prev) == 0 || !isNumber(st.w(prev[0])) || st.eq(prev, 0, "a") || st.eq(prev, 0, "an") || containsAny(b[ss:se], adverseCues) {
+			return
+		}
+		if p == "out of" {
+			next := st.after(e, se, 1)
+			if len(next) == 0 || !isNumber(st.w(next[0])) {
+				return
+			}
+			e = next[0].e
 		}
 		s = prev[0].s
 	case "help", "helps", "can help", "may help":
@@ -345,8 +365,21 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 // where naming the population is required, not promotion.
 var safetyCues = setOf("not", "no", "never", "don't", "doesn't", "isn't", "aren't", "cannot", "can't", "shouldn't",
 	"risk", "risks", "side", "adverse", "contraindicated", "warning", "warnings", "precautions", "precaution",
-	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "studied", "established", "known",
-	"avoid", "worsen", "worsening", "death", "deaths", "reach", "safety", "if", "whether")
+	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "unknown", "unclear",
+	"avoid", "worsen", "worsening", "death", "deaths", "reach")
+
+var riskReducers = setOf("reduce", "reduces", "reduced", "reducing", "lower", "lowers", "lowered", "lowering", "cut", "cuts", "decrease", "decreases", "decreased", "minimize", "minimise", "protect", "protects")
+
+// benefitBefore reports whether one of the three words before the end of
+// ws reduces something ("reduced the risk").
+func benefitBefore(st *check, ws []tok) bool {
+	for i := len(ws) - 1; i >= 0 && i >= len(ws)-3; i-- {
+		if riskReducers[string(st.b[ws[i].s:ws[i].e])] {
+			return true
+		}
+	}
+	return false
+}
 
 func (st *check) offLabel(m matchAt, gi int) {
 	if !st.offApplies || st.inISI(m.s) {
@@ -357,7 +390,15 @@ func (st *check) offLabel(m matchAt, gi int) {
 	}
 	_, ss, se := st.sentenceOf(m.s)
 	words := st.after(ss, se, 200)
-	if st.anyIn(words, safetyCues) {
+	for i, w := range words {
+		if !safetyCues[string(st.b[w.s:w.e])] {
+			continue
+		}
+		// "reduces the risk of stroke" is a benefit claimed, not a
+		// warning.
+		if w := string(st.b[w.s:w.e]); (w == "risk" || w == "risks") && benefitBefore(st, words[:i]) {
+			continue
+		}
 		return
 	}
 	st.builtin(RuleOffLabel, m.s, m.e, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(st.b[m.s:m.e]))))
@@ -433,6 +474,8 @@ var (
 	newPrevNotClaims = setOf("any", "other", "start", "starting", "taking", "take", "begin", "beginning", "develop", "develops", "developing", "notice", "experience", "report", "get", "have", "had")
 )
 
+var newcomers = setOf("patients", "people", "users", "those", "adults", "anyone", "someone")
+
 func (st *check) newClaim(m matchAt) {
 	if !st.newApplies || st.inISI(m.s) {
 		return
@@ -440,7 +483,8 @@ func (st *check) newClaim(m matchAt) {
 	_, ss, se := st.sentenceOf(m.s)
 	prev := st.before(ss, m.s, 2)
 	next := st.after(m.e, se, 2)
-	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(prev, 0, newPrevNotClaims) {
+	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(prev, 0, newPrevNotClaims) ||
+		st.eq(next, 0, "to") && st.is(prev, 0, newcomers) {
 		return
 	}
 	st.builtin(RuleNewClaim, m.s, m.e, fmt.Sprintf("\"New\" used %s after the product's launch (%s).", since(st.ctx.Product.LaunchDate, st.ctx.AsOf), st.ctx.Product.LaunchDate.Format("2 January 2006")))
