@@ -145,7 +145,7 @@ var comparativePhrases = []string{
 	"vs", "vs.", "versus", "compared with", "compared to", "comparison with", "comparison to", "in comparison",
 	"head to head", "non inferior", "noninferior", "non inferiority", "noninferiority",
 	"as effective as", "as good as", "as safe as", "as well tolerated as", "twice as", "times more", "times as",
-	"outshines", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
+	"outshines", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
 }
 
 // Efficacy and safety statement triggers (percentages are found on their
@@ -164,7 +164,7 @@ var unsubstantiatedPhrases = []string{
 	"achieved", "achieve", "achieves", "remission", "response rate", "response rates", "clear skin", "clearer skin",
 	"almost clear", "symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
 	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
-	"out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
+	"lower", "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
 }
 
 // The words "help" must be followed by to be a claim ("helps reduce").

@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -38,6 +39,8 @@ type check struct {
 	// none (fair balance).
 	firstClaim, firstClaimEnd int
 
+	// brandWord is the first word of the product's brand name, normalised.
+	brandWord   string
 	newApplies  bool
 	offApplies  bool
 	indications []byte
@@ -56,6 +59,13 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 		unsubSent: map[int]uint8{}, compSent: map[int]bool{}}
 	st.sent = sentences(n)
 	p := ctx.Product
+	if p != nil {
+		bw := normalize(p.BrandName, false).b
+		if i := bytes.IndexByte(bw, ' '); i > 0 {
+			bw = bw[:i]
+		}
+		st.brandWord = string(bw)
+	}
 	if p != nil && !p.LaunchDate.IsZero() && !ctx.AsOf.IsZero() && e.on[RuleNewClaim] {
 		st.newApplies = ctx.AsOf.After(p.LaunchDate.AddDate(0, 6, 0))
 	}
@@ -172,6 +182,8 @@ func (st *check) run() {
 				st.superlative(m, st.e.pats[m.id])
 			case pkNoOther:
 				st.noOther(m)
+			case pkOnly:
+				st.onlyBrand(m)
 			case pkComp:
 				st.comparative(m, m.s, st.e.pats[m.id])
 			case pkThan:

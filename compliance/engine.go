@@ -16,6 +16,7 @@ type pkind uint8
 const (
 	pkSuper pkind = iota + 1
 	pkNoOther
+	pkOnly
 	pkComp
 	pkThan
 	pkUnsub
@@ -79,6 +80,7 @@ func Compile(cfg Config) (*Engine, error) {
 			e.add(p, patEntry{kind: pkSuper})
 		}
 		e.add("no other", patEntry{kind: pkNoOther})
+		e.add("only", patEntry{kind: pkOnly})
 		for _, p := range comparativePhrases {
 			e.add(p, patEntry{kind: pkComp})
 		}

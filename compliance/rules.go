@@ -80,6 +80,24 @@ func (st *check) superlative(m matchAt, p string) {
 	st.builtin(RuleSuperlative, m.s, m.e, "")
 }
 
+// onlyBrand finds "only <brand>": the product said to be the only one.
+func (st *check) onlyBrand(m matchAt) {
+	if st.brandWord == "" || st.inISI(m.s) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	next := st.after(m.e, se, 1)
+	if !st.eq(next, 0, st.brandWord) {
+		return
+	}
+	prev := st.before(ss, m.s, 3)
+	if st.negated(prev, 2) || st.eq(prev, 0, "if") {
+		return
+	}
+	st.noteClaim(m.s, next[0].e)
+	st.builtin(RuleSuperlative, m.s, next[0].e, "Exclusivity claim (\"only …\") with no qualification.")
+}
+
 var noOtherClaims = setOf("shown", "proven", "demonstrated", "approved", "offers", "offer", "provides", "provide",
 	"delivers", "deliver", "works", "work", "matches", "match", "compares", "compare", "beats", "treatment",
 	"therapy", "medicine", "medication", "product", "drug", "inhaler", "option", "injection", "biologic", "brand", "has", "does", "can", "is")
@@ -129,7 +147,7 @@ func (st *check) comparative(m matchAt, s int, p string) {
 			}
 		}
 	case "twice as", "times more", "times as":
-		if st.anyIn(next[:min(3, len(next))], setOf("likely", "common", "often", "high", "risk")) {
+		if containsAny(st.b[ss:se], adverseCues) || bytes.Contains(st.b[ss:se], []byte("risk")) {
 			return // a safety statement of risk
 		}
 	}
@@ -187,15 +205,11 @@ func (st *check) than(m matchAt) {
 		return
 	}
 	start := -1
-	switch {
-	case comparativeWord(p0):
-		start = prev[0].s
-	default:
-		for i := 1; i < 7 && i < len(prev); i++ {
-			if moreLess[st.w(prev[i])] {
-				start = prev[i].s
-				break
-			}
+	for i := 0; i < 7 && i < len(prev); i++ {
+		w := string(st.b[prev[i].s:prev[i].e])
+		if comparativeWord(w) || i > 0 && moreLess[w] {
+			start = prev[i].s
+			break
 		}
 	}
 	if start < 0 {
@@ -303,6 +317,11 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if st.anyIn(next, riskWords) {
 			return
 		}
+	case "lower":
+		// The verb after a modal ("can lower"), not the adjective.
+		if !st.is(prev, 0, modals) {
+			return
+		}
 	case "lowers", "lowered", "lowering", "reducing":
 		next := st.after(e, se, 1)
 		if st.is(next, 0, lowerNouns) {
@@ -367,6 +386,8 @@ var safetyCues = setOf("not", "no", "never", "don't", "doesn't", "isn't", "aren'
 	"risk", "risks", "side", "adverse", "contraindicated", "warning", "warnings", "precautions", "precaution",
 	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "unknown", "unclear",
 	"avoid", "worsen", "worsening", "death", "deaths", "reach")
+
+var modals = setOf("can", "may", "will", "could", "might", "helps", "help", "significantly", "further", "also")
 
 var riskReducers = setOf("reduce", "reduces", "reduced", "reducing", "lower", "lowers", "lowered", "lowering", "cut", "cuts", "decrease", "decreases", "decreased", "minimize", "minimise", "protect", "protects")
 
