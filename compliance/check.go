@@ -47,6 +47,10 @@ type check struct {
 	groupOK     map[int]bool
 
 	unsubSent map[int]uint8
+	// sentFlags caches what a sentence is (computed, value) per sentence
+	// start, so a long sentence with many triggers is read once per
+	// question.
+	sentFlags map[int][2]uint8
 	compSent  map[int]bool
 	orgOn     []bool
 	// arena holds the words looked up around the current match.
@@ -56,7 +60,7 @@ type check struct {
 func newCheck(e *Engine, doc Document, ctx Context) *check {
 	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
 	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
-		unsubSent: map[int]uint8{}, compSent: map[int]bool{}}
+		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint8{}, compSent: map[int]bool{}}
 	st.sent = sentences(n)
 	p := ctx.Product
 	if p != nil {
@@ -344,6 +348,9 @@ func (st *check) before(lo, p, max int) []tok {
 	b := st.b
 	out := st.room(max)
 	i := p
+	// Words are looked for nearby only: a bound on the distance keeps a
+	// pathological text (a page of "%%%%") linear.
+	lo = maxInt(lo, p-48*max-48)
 	for len(out) < max {
 		for i > lo && !isTokByte(b[i-1]) {
 			c := b[i-1]
@@ -371,6 +378,7 @@ func (st *check) after(p, hi, max int) []tok {
 	b := st.b
 	out := st.room(max)
 	i := p
+	hi = minInt(hi, p+48*max+48)
 	for len(out) < max {
 		for i < hi && !isTokByte(b[i]) {
 			c := b[i]
@@ -502,18 +510,63 @@ func (st *check) isHeading(p int) bool {
 
 var isiPointers = setOf("see", "read", "review", "refer", "including", "include", "includes", "our", "full", "and", "with", "the", "additional")
 
+const (
+	sfMarker uint8 = 1 << iota
+	sfAdverse
+	sfRisk
+	sfInstruction
+	sfNoClaim
+	sfSafety
+)
+
+// sentence answers one question about the sentence [ss, se), once.
+func (st *check) sentence(ss, se int, flag uint8) bool {
+	f := st.sentFlags[ss]
+	if f[0]&flag != 0 {
+		return f[1]&flag != 0
+	}
+	sent := st.b[ss:se]
+	var v bool
+	switch flag {
+	case sfMarker:
+		v = hasMarker(st.b, ss, se)
+		if !v {
+			rs, re := st.n.span(ss, se)
+			for _, m := range st.markers {
+				if m.Start < re && m.End > rs {
+					v = true
+					break
+				}
+			}
+		}
+	case sfAdverse:
+		v = containsAny(sent, adverseCues)
+	case sfRisk:
+		v = bytes.Contains(sent, []byte("risk"))
+	case sfInstruction:
+		v = st.instruction(ss, se)
+	case sfNoClaim:
+		v = containsAny(sent, indicationCues) || containsAny(sent, unknownCues)
+	case sfSafety:
+		v = st.safetySentence(ss, se)
+	}
+	f[0] |= flag
+	if v {
+		f[1] |= flag
+	}
+	st.sentFlags[ss] = f
+	return v
+}
+
 // substantiated reports whether the sentence [s, e) or the statement
 // [ms, me) carries a reference: a marker in the sentence, a known marker
 // span, or a linked claim around the statement.
 func (st *check) substantiated(s, e, ms, me int) bool {
-	if hasMarker(st.b, s, e) {
+	if st.sentence(s, e, sfMarker) {
 		return true
 	}
-	rs, re := st.n.span(s, e)
-	for _, m := range st.markers {
-		if m.Start < re && m.End > rs {
-			return true
-		}
+	if len(st.subst) == 0 {
+		return false
 	}
 	mrs, mre := st.n.span(ms, me)
 	for _, c := range st.subst {
@@ -582,3 +635,17 @@ var numberWords = setOf("one", "two", "three", "four", "five", "six", "seven", "
 	"thousands", "million", "millions", "half", "twice", "double", "triple", "a", "an", "once", "dozens")
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}

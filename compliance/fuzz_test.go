@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -51,4 +52,29 @@ func FuzzCheck(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPathologicalInputsStayLinear feeds texts that would make a
+// word-context lookup or a sentence splitter quadratic.
+func TestPathologicalInputsStayLinear(t *testing.T) {
+	e := mustCompile(t, Config{})
+	for name, unit := range map[string]string{
+		"percent signs":   "1%%%%%%%%%%%%%%%",
+		"full stops":      "a.a.a.a.a.a.",
+		"dots":            "...............",
+		"comparisons":     " better than x and more than y ",
+		"triggers":        " reduced improved 40% ",
+		"markers":         "*†‡§¹²³[1][1,2]",
+		"hyphens":         "a-   -   -\n-",
+		"brand and names": "Zelvora velorimab Zelvora ",
+		"children":        " children COPD pregnant new ",
+	} {
+		text := strings.Repeat(unit, (256<<10)/len(unit))
+		t0 := time.Now()
+		fs := e.Check(Document{Text: text}, Context{Product: zelvora, AssetType: "email", Audience: "patient", AsOf: asOf})
+		if d := time.Since(t0); d > 15*time.Second {
+			t.Errorf("%s: %v for 256 KB", name, d)
+		}
+		checkOffsets(t, text, fs)
+	}
 }

@@ -109,7 +109,7 @@ func (st *check) noOther(m matchAt) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	if st.instruction(ss, se) {
+	if st.sentence(ss, se, sfInstruction) {
 		return
 	}
 	prev := st.before(ss, m.s, 2)
@@ -147,7 +147,7 @@ func (st *check) comparative(m matchAt, s int, p string) {
 			}
 		}
 	case "twice as", "times more", "times as":
-		if containsAny(st.b[ss:se], adverseCues) || bytes.Contains(st.b[ss:se], []byte("risk")) {
+		if st.sentence(ss, se, sfAdverse) || st.sentence(ss, se, sfRisk) {
 			return // a safety statement of risk
 		}
 	}
@@ -159,7 +159,7 @@ func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
 	if st.compSent[k] {
 		return
 	}
-	if st.instruction(ss, se) {
+	if st.sentence(ss, se, sfInstruction) {
 		return
 	}
 	if st.anyIn(next[:min(4, len(next))], baselineWords) {
@@ -280,17 +280,17 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 		prev = st.before(ss, s, 4)
 		next := st.after(e, se, 2)
-		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || containsAny(b[ss:se], adverseCues) {
+		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || st.sentence(ss, se, sfAdverse) {
 			return
 		}
 	case "percent", "per cent":
-		if len(prev) == 0 || !isNumber(st.w(prev[0])) || containsAny(b[ss:se], adverseCues) {
+		if len(prev) == 0 || !isNumber(st.w(prev[0])) || st.sentence(ss, se, sfAdverse) {
 			return
 		}
 		s = prev[0].s
 	case "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000":
 		// "7 out of 10 patients", "8 in 10": a rate.
-		if len(prev) == 0 || !isNumber(st.w(prev[0])) || st.eq(prev, 0, "a") || st.eq(prev, 0, "an") || containsAny(b[ss:se], adverseCues) {
+		if len(prev) == 0 || !isNumber(st.w(prev[0])) || st.eq(prev, 0, "a") || st.eq(prev, 0, "an") || st.sentence(ss, se, sfAdverse) {
 			return
 		}
 		if p == "out of" {
@@ -346,9 +346,8 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 	// reported.
 	state := st.unsubSent[k]
 	if state == 0 {
-		sent := b[ss:se]
 		state = 1
-		if containsAny(sent, indicationCues) || containsAny(sent, unknownCues) || st.instruction(ss, se) {
+		if st.sentence(ss, se, sfNoClaim) || st.sentence(ss, se, sfInstruction) {
 			state = 2
 		}
 		st.unsubSent[k] = state
@@ -387,6 +386,24 @@ var safetyCues = setOf("not", "no", "never", "don't", "doesn't", "isn't", "aren'
 	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "unknown", "unclear",
 	"avoid", "worsen", "worsening", "death", "deaths", "reach")
 
+// safetySentence reports a sentence about a population's safety or a
+// warning (see safetyCues).
+func (st *check) safetySentence(ss, se int) bool {
+	words := st.after(ss, se, 200)
+	for i, w := range words {
+		if !safetyCues[string(st.b[w.s:w.e])] {
+			continue
+		}
+		// "reduces the risk of stroke" is a benefit claimed, not a
+		// warning.
+		if w := string(st.b[w.s:w.e]); (w == "risk" || w == "risks") && benefitBefore(st, words[:i]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
 var modals = setOf("can", "may", "will", "could", "might", "helps", "help", "significantly", "further", "also")
 
 var riskReducers = setOf("reduce", "reduces", "reduced", "reducing", "lower", "lowers", "lowered", "lowering", "cut", "cuts", "decrease", "decreases", "decreased", "minimize", "minimise", "protect", "protects")
@@ -410,16 +427,7 @@ func (st *check) offLabel(m matchAt, gi int) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	words := st.after(ss, se, 200)
-	for i, w := range words {
-		if !safetyCues[string(st.b[w.s:w.e])] {
-			continue
-		}
-		// "reduces the risk of stroke" is a benefit claimed, not a
-		// warning.
-		if w := string(st.b[w.s:w.e]); (w == "risk" || w == "risks") && benefitBefore(st, words[:i]) {
-			continue
-		}
+	if st.sentence(ss, se, sfSafety) {
 		return
 	}
 	st.builtin(RuleOffLabel, m.s, m.e, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(st.b[m.s:m.e]))))

@@ -31,10 +31,10 @@ func sentences(n *normText) []int32 {
 			continue
 		}
 		j := i + 1
-		for j < len(b) && (b[j] == '"' || b[j] == '\'' || b[j] == ')' || b[j] == '.' || b[j] == '!' || b[j] == '?') {
+		for j < len(b) && j-i < 8 && (b[j] == '"' || b[j] == '\'' || b[j] == ')' || b[j] == '.' || b[j] == '!' || b[j] == '?') {
 			j++
 		}
-		j = skipMarkers(b, j)
+		j = skipMarkers(b, j, j+24)
 		if j < len(b) && b[j] != ' ' {
 			continue
 		}
@@ -59,7 +59,7 @@ func abbreviation(b []byte, i int) bool {
 		return true // 2.5, e.g, u.s
 	}
 	j := i
-	for j > 0 && (isWordByte(b[j-1]) || b[j-1] == '.') {
+	for j > 0 && i-j < 8 && (isWordByte(b[j-1]) || b[j-1] == '.') {
 		j--
 	}
 	w := string(b[j:i])
@@ -81,8 +81,8 @@ func isMarkerRune(r rune) bool {
 
 // skipMarkers steps over reference markers written at b[j]: superscript
 // digits, footnote symbols and bracketed numbers.
-func skipMarkers(b []byte, j int) int {
-	for j < len(b) {
+func skipMarkers(b []byte, j, limit int) int {
+	for j < len(b) && j < limit {
 		c := b[j]
 		if c == '*' {
 			j++
