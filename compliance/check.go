@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // tok is a word of the normalised text.
@@ -58,6 +59,10 @@ type check struct {
 }
 
 func newCheck(e *Engine, doc Document, ctx Context) *check {
+	if ctx.AsOf.IsZero() {
+		// An unknown date means today, as check_text's as_of does.
+		ctx.AsOf = time.Now().UTC().Truncate(24 * time.Hour)
+	}
 	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
 	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
 		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint8{}, compSent: map[int]bool{}}
@@ -70,7 +75,7 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 		}
 		st.brandWord = string(bw)
 	}
-	if p != nil && !p.LaunchDate.IsZero() && !ctx.AsOf.IsZero() && e.on[RuleNewClaim] {
+	if p != nil && !p.LaunchDate.IsZero() && e.on[RuleNewClaim] {
 		st.newApplies = ctx.AsOf.After(p.LaunchDate.AddDate(0, 6, 0))
 	}
 	if p != nil && strings.TrimSpace(p.Indications) != "" && e.on[RuleOffLabel] {

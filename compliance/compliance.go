@@ -107,7 +107,8 @@ type Context struct {
 	// links; comparative and unsubstantiated statements inside a linked
 	// claim's text are substantiated.
 	LinkedClaims []Span
-	// AsOf is the date the check is for (new-claim, expired-module).
+	// AsOf is the date the check is for (new-claim, expired-module); the
+	// zero time means today (UTC).
 	AsOf time.Time
 }
 

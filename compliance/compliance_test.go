@@ -177,6 +177,8 @@ func TestEstablishedName(t *testing.T) {
 		{"second page without it", "Zelvora (velorimab) works.\fAsk about Zelvora today.", []string{"Zelvora"}, nil, nil},
 		{"web address", "Visit www.zelvora.com today.", nil, nil, nil},
 		{"no product", "Ask your doctor about Zelvora.", nil, &Context{}, nil},
+		{"brand of two words by its first", "Ask about Cardiomax today.", []string{"Cardiomax"}, &Context{Product: &Product{BrandName: "Cardiomax XR", EstablishedName: "atorvastatin calcium"}}, nil},
+		{"established name by its first word", "Cardiomax XR (atorvastatin) works.", nil, &Context{Product: &Product{BrandName: "Cardiomax XR", EstablishedName: "atorvastatin calcium"}}, nil},
 	})
 }
 
@@ -206,6 +208,7 @@ func TestNewClaim(t *testing.T) {
 		{"capital", "NEW: once-monthly dosing.", []string{"NEW"}, nil, nil},
 		{"within six months", "Discover the new Novatra.", nil, &Context{Product: freshLaunch, AsOf: asOf}, nil},
 		{"launch unknown", "Discover the new Zelvora inhaler.", nil, &Context{Product: &Product{BrandName: "Zelvora"}, AsOf: asOf}, nil},
+		{"date of the check unknown means today", "Discover the new Zelvora inhaler.", []string{"new"}, &Context{Product: zelvora}, nil},
 		{"place", "Join us in New York.", nil, nil, nil},
 		{"new patients", "Enrol new patients in the support programme.", nil, nil, nil},
 		{"new medicines", "Tell your doctor before you start any new medicines.", nil, nil, nil},

@@ -553,7 +553,12 @@ func (st *check) documentRules() {
 	var brand []int
 	var brandLen int
 	if p != nil && strings.TrimSpace(p.BrandName) != "" {
+		// A brand of several words ("Cardiomax XR") is featured by its
+		// first word too.
 		nb := normalize(p.BrandName, false).b
+		if i := bytes.IndexByte(nb, ' '); i >= 5 {
+			nb = nb[:i]
+		}
 		brandLen = len(nb)
 		for _, i := range indexWord(st.b, nb) {
 			if st.skipped(i) || st.inURL(i, i+len(nb)) {
@@ -584,7 +589,7 @@ func (st *check) documentRules() {
 func (st *check) expiredModules() {
 	total := st.n.runes()
 	for _, m := range st.doc.Modules {
-		expired := m.Expired || !m.ExpiresOn.IsZero() && !st.ctx.AsOf.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf)
+		expired := m.Expired || !m.ExpiresOn.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf)
 		if !expired {
 			continue
 		}
@@ -601,7 +606,7 @@ func (st *check) expiredModules() {
 			name = fmt.Sprintf(" %q", m.Title)
 		}
 		msg := fmt.Sprintf("The %s%s has expired.", what, name)
-		if !m.ExpiresOn.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf) && !st.ctx.AsOf.IsZero() {
+		if !m.ExpiresOn.IsZero() && !m.ExpiresOn.After(st.ctx.AsOf) {
 			msg = fmt.Sprintf("The %s%s expired on %s.", what, name, m.ExpiresOn.Format("2 January 2006"))
 		}
 		st.builtinRunes(RuleExpiredModule, s, e, msg, "")
@@ -625,6 +630,11 @@ func (st *check) establishedName(brand []int, brandLen int) {
 	en := normalize(p.EstablishedName, false).b
 	if len(en) == 0 || bytes.Equal(en, normalize(p.BrandName, false).b) {
 		return
+	}
+	// The established name with its dosage form or suffix
+	// ("velorimab-abcd injection") is also given by its first word.
+	if i := bytes.IndexByte(en, ' '); i >= 6 {
+		en = en[:i]
 	}
 	ests := indexWord(st.b, en)
 	pages := st.pageStarts()
