@@ -56,6 +56,10 @@ func mapRune(r rune) byte {
 		return '"'
 	case '\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2015', '\u2212', '\ufe58', '\ufe63', '\uff0d':
 		return '-'
+	case '¹', '²', '³', '⁰', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹', '⁻', '⁽', '⁾', '⁺', '†', '‡', '§', '¶', '‖':
+		// Reference markers: superscript numbers and footnote symbols
+		// become one mark the rules look for.
+		return '^'
 	case '\uff05':
 		return '%'
 	case '\u2044':

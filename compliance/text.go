@@ -1,8 +1,6 @@
 package compliance
 
 import (
-	"sort"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -84,16 +82,13 @@ func isMarkerRune(r rune) bool {
 func skipMarkers(b []byte, j, limit int) int {
 	for j < len(b) && j < limit {
 		c := b[j]
-		if c == '*' {
+		if c == '*' || c == '^' {
 			j++
 			continue
 		}
-		if c == ',' && j+1 < len(b) && b[j+1] >= 0x80 {
-			r, _ := utf8.DecodeRune(b[j+1:])
-			if isMarkerRune(r) {
-				j++
-				continue
-			}
+		if c == ',' && j+1 < len(b) && b[j+1] == '^' {
+			j++
+			continue
 		}
 		if c == '[' {
 			if k := bracketRef(b, j); k > j {
@@ -149,6 +144,8 @@ func hasMarker(b []byte, s, e int) bool {
 			if r != '*' && isMarkerRune(r) {
 				return true
 			}
+		case c == '^':
+			return true
 		case c == '*':
 			// An asterisk tied to the word or number before it: "40%*".
 			if i > s && b[i-1] != ' ' {
@@ -182,80 +179,7 @@ func hasMarker(b []byte, s, e int) bool {
 	return false
 }
 
-// sentenceOf returns the sentence [s, e) holding position p.
-func sentenceOf(starts []int32, total, p int) (int, int) {
-	k := sort.Search(len(starts), func(i int) bool { return int(starts[i]) > p }) - 1
-	if k < 0 {
-		k = 0
-	}
-	s := int(starts[k])
-	e := total
-	if k+1 < len(starts) {
-		e = int(starts[k+1])
-	}
-	return s, e
-}
-
-// wordsBefore returns up to max words ending before p and not before lo,
-// nearest first. Words are runs of letters, digits and apostrophes.
-func wordsBefore(b []byte, lo, p, max int, out []string) []string {
-	out = out[:0]
-	i := p
-	for len(out) < max {
-		for i > lo && !isTokByte(b[i-1]) {
-			if b[i-1] == '.' || b[i-1] == ';' || b[i-1] == ':' || b[i-1] == '!' || b[i-1] == '?' {
-				return out
-			}
-			i--
-		}
-		if i <= lo {
-			return out
-		}
-		j := i
-		for j > lo && isTokByte(b[j-1]) {
-			j--
-		}
-		out = append(out, string(b[j:i]))
-		i = j
-	}
-	return out
-}
-
-// wordsAfter returns up to max words starting at or after p and before
-// hi, nearest first.
-func wordsAfter(b []byte, p, hi, max int, out []string) []string {
-	out = out[:0]
-	i := p
-	for len(out) < max {
-		for i < hi && !isTokByte(b[i]) {
-			if b[i] == '.' && !(i+1 < hi && isWordByte(b[i+1])) || b[i] == ';' || b[i] == '!' || b[i] == '?' {
-				return out
-			}
-			i++
-		}
-		if i >= hi {
-			return out
-		}
-		j := i
-		for j < hi && isTokByte(b[j]) {
-			j++
-		}
-		out = append(out, string(b[i:j]))
-		i = j
-	}
-	return out
-}
-
 func isTokByte(c byte) bool { return isWordByte(c) || c == '\'' || c >= 0x80 && c != 0xc2 }
-
-func contains(ws []string, set map[string]bool) bool {
-	for _, w := range ws {
-		if set[w] {
-			return true
-		}
-	}
-	return false
-}
 
 func setOf(ws ...string) map[string]bool {
 	m := make(map[string]bool, len(ws))
@@ -325,5 +249,3 @@ func fleschKincaid(b []byte, s, e int) (float64, int) {
 	}
 	return 0.39*float64(words)/float64(sents) + 11.8*float64(syl)/float64(words) - 15.59, words
 }
-
-func isUpperOrDigit(r rune) bool { return unicode.IsUpper(r) || unicode.IsDigit(r) }
