@@ -1,6 +1,7 @@
 package compliance
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -344,9 +345,12 @@ func TestCompileErrors(t *testing.T) {
 		{Severities: map[string]Severity{RuleSuperlative: "major"}},
 		{Severities: map[string]Severity{"made-up": Warning}},
 	}
+	fields := []string{"pattern", "phrases", "code", "severity", "kind", "code", "severity", "code"}
 	for i, c := range bad {
-		if _, err := Compile(c); err == nil {
-			t.Errorf("config %d compiled", i)
+		_, err := Compile(c)
+		var re *RuleError
+		if !errors.As(err, &re) || re.Field != fields[i] {
+			t.Errorf("config %d: error %v, want one about %s", i, err, fields[i])
 		}
 	}
 }

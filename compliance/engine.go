@@ -39,6 +39,22 @@ type orgRule struct {
 	re *regexp.Regexp
 }
 
+// RuleError is why Compile refused a rule: the rule's code (empty when it
+// has none), the field at fault ("code", "kind", "phrases", "pattern",
+// "severity") and what is wrong, so a form can show it beside the field.
+type RuleError struct {
+	Code  string
+	Field string
+	Msg   string
+}
+
+func (e *RuleError) Error() string {
+	if e.Code == "" {
+		return "compliance: " + e.Msg
+	}
+	return fmt.Sprintf("compliance: rule %q: %s: %s", e.Code, e.Field, e.Msg)
+}
+
 // Engine is a compiled rule set. It is safe for concurrent use; compiling
 // is the expensive part, so callers keep one per organisation rule set.
 type Engine struct {
@@ -61,10 +77,10 @@ func Compile(cfg Config) (*Engine, error) {
 	e := &Engine{cfg: cfg, patIndex: map[string]int{}, sev: map[string]Severity{}, on: map[string]bool{}}
 	for code, s := range cfg.Severities {
 		if !IsBuiltin(code) {
-			return nil, fmt.Errorf("compliance: severity override for %q: not a built-in rule", code)
+			return nil, &RuleError{Code: code, Field: "code", Msg: "not a built-in rule"}
 		}
 		if !s.Valid() {
-			return nil, fmt.Errorf("compliance: rule %q: severity %q is not info, warning or critical", code, s)
+			return nil, &RuleError{Code: code, Field: "severity", Msg: fmt.Sprintf("severity %q is not info, warning or critical", s)}
 		}
 	}
 	for _, code := range builtinOrder {
@@ -112,17 +128,17 @@ func Compile(cfg Config) (*Engine, error) {
 	seen := map[string]bool{}
 	for i, r := range cfg.Rules {
 		if r.Code == "" {
-			return nil, fmt.Errorf("compliance: organisation rule %d has no code", i+1)
+			return nil, &RuleError{Field: "code", Msg: fmt.Sprintf("organisation rule %d has no code", i+1)}
 		}
 		if IsBuiltin(r.Code) {
-			return nil, fmt.Errorf("compliance: rule %q: the code belongs to a built-in rule", r.Code)
+			return nil, &RuleError{Code: r.Code, Field: "code", Msg: "the code belongs to a built-in rule"}
 		}
 		if seen[r.Code] {
-			return nil, fmt.Errorf("compliance: rule %q appears twice", r.Code)
+			return nil, &RuleError{Code: r.Code, Field: "code", Msg: "the code appears twice"}
 		}
 		seen[r.Code] = true
 		if !r.Severity.Valid() {
-			return nil, fmt.Errorf("compliance: rule %q: severity %q is not info, warning or critical", r.Code, r.Severity)
+			return nil, &RuleError{Code: r.Code, Field: "severity", Msg: fmt.Sprintf("severity %q is not info, warning or critical", r.Severity)}
 		}
 		or := orgRule{Rule: r}
 		switch r.Kind {
@@ -137,19 +153,19 @@ func Compile(cfg Config) (*Engine, error) {
 				e.addOrgPhrase(np, len(e.org))
 			}
 			if n == 0 {
-				return nil, fmt.Errorf("compliance: rule %q: the phrase list is empty", r.Code)
+				return nil, &RuleError{Code: r.Code, Field: "phrases", Msg: "the phrase list is empty"}
 			}
 		case "regex":
 			if strings.TrimSpace(r.Pattern) == "" {
-				return nil, fmt.Errorf("compliance: rule %q: the pattern is empty", r.Code)
+				return nil, &RuleError{Code: r.Code, Field: "pattern", Msg: "the pattern is empty"}
 			}
 			re, err := regexp.Compile(r.Pattern)
 			if err != nil {
-				return nil, fmt.Errorf("compliance: rule %q: bad pattern: %v", r.Code, err)
+				return nil, &RuleError{Code: r.Code, Field: "pattern", Msg: "not a valid regular expression: " + err.Error()}
 			}
 			or.re = re
 		default:
-			return nil, fmt.Errorf("compliance: rule %q: kind %q is not phrases or regex", r.Code, r.Kind)
+			return nil, &RuleError{Code: r.Code, Field: "kind", Msg: fmt.Sprintf("kind %q is not phrases or regex", r.Kind)}
 		}
 		e.org = append(e.org, or)
 	}
