@@ -6,6 +6,35 @@
 //
 // Offsets everywhere count Unicode code points of Document.Text, as the
 // W3C text position selector does.
+//
+// The built-in rules and their default severities (Builtins lists them;
+// an organisation may switch each off or change its severity):
+//
+//	superlative       critical  unqualified superlatives and absolutes
+//	comparative       critical  comparisons with no reference
+//	unsubstantiated   warning   efficacy or safety statements with no reference
+//	fair-balance      critical  promotional efficacy claims without ISI
+//	established-name  warning   brand without its established name nearby
+//	off-label         critical  populations or conditions not in the indications
+//	new-claim         warning   "new" more than six months after launch
+//	expired-module    critical  module or claim text past its expiry
+//	pi-reference      warning   no "see full Prescribing Information" statement
+//	channel-length    warning   social post over the channel's length, no ISI link
+//	readability       warning   patient text above reading grade 8
+//
+// Every phrase rule, built-in or the organisation's, is matched in one pass
+// of an Aho–Corasick automaton over a normalised copy of the text (lower
+// case, curly quotes and dashes made ASCII, whitespace and line breaks made
+// one space, hyphens between words made spaces, ® ™ and soft hyphens
+// dropped, superscripts and footnote symbols made one reference mark);
+// every normalised byte remembers the code point it came from, so matches
+// convert back to offsets of the original. Each match is then judged in
+// its sentence: qualification ("one of the most"), negation ("not the
+// only"), instructions ("to help reduce the risk of thrush"), baselines
+// ("compared with the pre-study year"), reference markers, linked claims
+// and the safety information section. The reading grade is Flesch–Kincaid
+// with a vowel-group syllable count (no maintained Go library for it is
+// available to the project).
 package compliance
 
 import "time"
