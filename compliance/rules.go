@@ -27,11 +27,14 @@ func (st *check) noteClaim(s, e int) {
 // food", "best regards"), and before it ("works best", "at best").
 var (
 	bestAdviceNext = setOf("practice", "practices", "taken", "when", "if", "to", "regards", "wishes", "supportive", "used", "before", "stored", "kept")
-	bestAdvicePrev = setOf("at", "works", "work", "worked", "working", "your", "do", "did", "doing", "try", "feel", "feeling", "look", "all")
+	bestAdvicePrev = setOf("at", "works", "work", "worked", "working", "your", "do", "did", "doing", "try", "feel", "feeling", "look", "all",
+		"about", "discuss", "find", "choose", "decide", "determine", "know", "what's", "whats", "what", "which")
+	persons     = setOf("you", "your", "them", "him", "her", "me", "us")
+	comparators = setOf("with", "against", "versus", "vs", "to", "than", "over")
 	// Medical terms that contain a superlative word.
 	breakthroughTerms = setOf("pain", "bleeding", "seizures", "seizure", "infection", "infections", "cases", "symptoms", "episodes", "designation", "asthma", "disease")
 	causeWords        = setOf("cause", "causes", "killer", "reason")
-	perfectAdvice     = setOf("time", "timing")
+	perfectAdvice     = setOf("time", "timing", "goal", "goals", "aim", "aims", "objective")
 )
 
 func (st *check) superlative(m matchAt, p string) {
@@ -52,15 +55,25 @@ func (st *check) superlative(m matchAt, p string) {
 	}
 	switch p {
 	case "best", "the best":
-		if st.is(next, 0, bestAdviceNext) || st.is(prev, 0, bestAdvicePrev) || st.eq(prev, 0, "for") && st.eq(next, 0, "results") {
+		q := prev
+		if p == "best" && st.eq(q, 0, "the") {
+			q = q[1:]
+		}
+		if st.is(next, 0, bestAdviceNext) || st.is(q, 0, bestAdvicePrev) || st.eq(q, 0, "for") && st.eq(next, 0, "results") ||
+			st.eq(next, 0, "for") && st.is(next, 1, persons) {
 			return
 		}
 	case "breakthrough", "breakthroughs":
 		if st.is(next, 0, breakthroughTerms) || st.eq(next, 0, "therapy") && st.eq(next, 1, "designation") {
 			return
 		}
-	case "perfect", "ultimate":
+	case "perfect", "ultimate", "the ultimate":
 		if st.is(next, 0, perfectAdvice) {
+			return
+		}
+	case "gold standard":
+		// Naming the comparator: "compared with the gold standard".
+		if st.eq(prev, 0, "the") && st.is(prev, 1, comparators) || st.is(prev, 0, comparators) {
 			return
 		}
 	case "100%", "100 percent", "100 per cent":
@@ -146,6 +159,12 @@ func (st *check) comparative(m matchAt, s int, p string) {
 				return
 			}
 		}
+	case "compared with", "compared to":
+		// "Zelvora was compared with placebo in two studies": the design
+		// of a study, not a result.
+		if prev := st.before(ss, m.s, 1); st.is(prev, 0, passives) {
+			return
+		}
 	case "twice as", "times more", "times as":
 		if st.sentence(ss, se, sfAdverse) || st.sentence(ss, se, sfRisk) {
 			return // a safety statement of risk
@@ -186,7 +205,10 @@ var notComparatives = setOf("other", "rather", "whether", "either", "neither", "
 	"sooner", "further", "earlier", "otherwise", "differ", "different", "differently", "else", "anything",
 	"nothing", "something", "anyone", "someone")
 
-var moreLess = setOf("more", "less", "fewer", "lesser")
+var (
+	moreLess = setOf("more", "less", "fewer", "lesser")
+	passives = setOf("was", "were", "is", "are", "been", "being", "be")
+)
 
 // than finds "<comparative> than": "better than", "more effective than",
 // "fewer exacerbations than". Quantities ("more than 50%", "less than 1 in
@@ -219,6 +241,9 @@ func (st *check) than(m matchAt) {
 	if len(next) > 0 && isNumber(st.w(next[0])) && !st.eq(next, 0, "a") && !st.eq(next, 0, "an") {
 		return
 	}
+	if st.eq(next, 0, "or") && st.eq(next, 1, "equal") || st.eq(next, 0, "recommended") || st.eq(next, 0, "prescribed") {
+		return
+	}
 	st.comparativeAt(k, ss, se, start, m.e, next)
 }
 
@@ -244,6 +269,8 @@ var (
 	adverseCues    = [][]byte{[]byte("side effect"), []byte("adverse"), []byte("reactions"), []byte("most common"), []byte("were reported"), []byte("occurred in")}
 	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
 	unknownCues    = [][]byte{[]byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
+	serviceHelp    = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
+	serviceWords   = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
 	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
 	riskWords      = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
 	lowerNouns     = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
@@ -302,14 +329,20 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 		s = prev[0].s
 	case "help", "helps", "can help", "may help":
-		next := st.after(e, se, 1)
-		if !st.is(next, 0, helpObjects) || st.anyIn(prev, helpSubjects) || st.eq(prev, 0, "to") {
+		next := st.after(e, se, 2)
+		if !st.is(next, 0, helpObjects) || st.anyIn(prev, helpSubjects) || st.eq(prev, 0, "to") ||
+			st.is(next, 0, persons) && st.is(next, 1, serviceHelp) {
 			return
 		}
 		e = next[0].e
 	case "effective":
 		next := st.after(e, se, 1)
 		if st.eq(prev, 0, "cost") || st.is(next, 0, effectiveNext) {
+			return
+		}
+	case "24 hour", "all day", "around the clock":
+		next := st.after(e, se, 1)
+		if st.is(next, 0, serviceWords) || st.anyIn(prev, setOf("call", "available", "reach", "open", "staffed")) {
 			return
 		}
 	case "increases", "increased":
