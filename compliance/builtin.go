@@ -164,7 +164,7 @@ var unsubstantiatedPhrases = []string{
 	"achieved", "achieve", "achieves", "remission", "response rate", "response rates", "clear skin", "clearer skin",
 	"almost clear", "symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
 	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
-	"lower", "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
+	"dropped", "fell", "by half", "in half", "lower", "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
 }
 
 // The words "help" must be followed by to be a claim ("helps reduce").
