@@ -187,7 +187,10 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "infant", terms: []string{"infant", "infants", "newborn", "newborns", "neonate", "neonates", "neonatal", "babies", "baby", "toddler", "toddlers"}},
 	{name: "pregnancy", terms: []string{"pregnant", "pregnancy", "pregnancies", "expectant mothers", "expecting mothers", "mothers to be", "during pregnancy"}},
 	{name: "lactation", terms: []string{"breastfeeding", "breast feeding", "nursing mothers", "lactating", "lactation"}},
-	{name: "elderly", terms: []string{"elderly", "seniors", "senior citizens", "geriatric", "older adults", "older patients", "aged 65", "over 65", "over the age of 65"}},
+	{name: "elderly", terms: []string{"elderly", "seniors", "senior citizens", "geriatric", "older adults", "older patients"}, covers: []string{"adult"}},
+	{name: "adult", terms: []string{"adults", "adult"}},
+	{name: "childbearing", terms: []string{"childbearing", "child bearing"}, covers: []string{"pregnancy"}},
+	{name: "premenopausal", terms: []string{"premenopausal", "perimenopausal", "pre menopausal", "still having periods"}},
 	{name: "asthma", terms: []string{"asthma", "asthmatic", "asthmatics"}},
 	{name: "copd", terms: []string{"copd", "chronic obstructive pulmonary disease", "emphysema", "chronic bronchitis"}},
 	{name: "hypertension", terms: []string{"hypertension", "high blood pressure"}},
@@ -257,3 +260,45 @@ var socialLimits = map[string]int{
 // promotionalTypes are the content model's asset types that promote a
 // product (fair-balance and pi-reference apply to them).
 var promotionalTypes = setOf("email", "web_page", "detail_aid", "social_post", "banner", "print", "video_script")
+
+// conditionWords name a disease, a symptom or a population when no
+// vocabulary group knows them; conditionSuffixes find the rest by their
+// ending (dermatitis, osteopenia, bronchiectasis). The off-label rule reads
+// the phrase around such a word ("seborrhoeic dermatitis", "radiation-
+// induced nausea", "severe atopic dermatitis") against the indications.
+var conditionWords = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "cancer", "cancers", "tumor",
+	"tumors", "tumour", "tumours", "metastases", "metastasis", "failure", "sickness", "nausea", "vomiting", "sores",
+	"rash", "infection", "infections", "pain", "apnea", "apnoea", "insufficiency", "deficiency", "dysfunction",
+	"phenomenon", "gravidarum", "hyperemesis", "prediabetes", "diabetes", "obesity", "allergy", "allergies", "acne",
+	"eczema", "asthma", "copd", "migraine", "migraines", "depression", "anxiety", "insomnia", "dementia", "epilepsy",
+	"seizures", "emetogenic", "planus", "lichen", "hypogonadism", "hypothyroidism", "hyperthyroidism", "glaucoma",
+	"colic", "flu", "influenza", "covid", "hiv", "hepatitis", "gout", "lupus", "rosacea", "warts", "scabies", "herpes",
+	"shingles", "melanoma", "lymphoma", "leukemia", "leukaemia", "carcinoma", "sarcoma", "myeloma", "stroke",
+	"fibrillation", "angina", "neuropathy", "retinopathy", "nephropathy", "cirrhosis", "hives", "urticaria", "dandruff")
+
+var conditionSuffixes = []string{"itis", "osis", "emia", "aemia", "algia", "ectasis", "spasm", "penia", "paresis", "plegia", "iasis", "igo"}
+
+// notConditions end like a condition but are not one.
+var notConditions = setOf("diagnosis", "prognosis", "diagnoses", "prognoses", "academia", "nostalgia", "indigo",
+	"amigo", "prodigo", "osmosis", "hypnosis", "emphasis")
+
+// conditionStop are the words a condition phrase does not reach past:
+// function words, verbs of treating, people.
+var conditionStop = setOf("for", "in", "with", "without", "of", "and", "or", "to", "the", "a", "an", "from", "by",
+	"on", "at", "as", "caused", "cause", "causes", "manage", "managing", "control", "prevent", "prevents", "prevention",
+	"reduce", "reduces", "relieve", "relief", "use", "used", "using", "is", "are", "was", "were", "be", "been", "also",
+	"can", "may", "will", "your", "their", "his", "her", "its", "our", "my", "against", "about", "including", "like",
+	"such", "patients", "patient", "people", "adults", "adult", "women", "men", "who", "that", "which", "have", "has",
+	"had", "any", "all", "some", "more", "less", "most", "other", "treat", "treats", "treatment", "treating", "therapy",
+	"this", "these", "those", "it", "you", "we", "they", "not", "no", "help", "helps", "clear", "up", "into", "onto",
+	"off", "after", "before", "during", "while", "when", "if", "but", "so", "than", "then", "just", "only", "very",
+	"living", "diagnosed", "suffering", "affected", "associated", "due", "because", "symptoms", "signs", "risk",
+	"free", "last", "stop", "stops", "end", "fight", "beat", "tackle", "ease", "calm", "soothe", "cure", "heal",
+	"target", "targets", "first", "world", "day", "awareness", "month", "week", "new")
+
+// conditionGeneric words may sit in a condition phrase without narrowing
+// it beyond the label.
+var conditionGeneric = setOf("different", "many", "common", "serious", "certain", "various", "similar", "same", "own",
+	"main", "major", "possible", "real", "underlying", "existing", "related", "type", "form", "forms", "people's",
+	"breakthrough", "facial", "face", "body", "skin", "hand", "hands", "arm", "arms", "leg", "legs", "knee", "knees",
+	"elbow", "elbows", "foot", "feet", "neck", "trunk")

@@ -46,6 +46,7 @@ type check struct {
 	offApplies  bool
 	indications []byte
 	groupOK     map[int]bool
+	indWords    map[string]bool
 
 	unsubSent map[int]uint8
 	// sentFlags caches what a sentence is (computed, value) per sentence
@@ -203,6 +204,10 @@ func (st *check) run() {
 				st.offLabel(m, en.idx)
 			case pkNew:
 				st.newClaim(m)
+			case pkCondition:
+				st.conditionPhrase(m, en.suffix)
+			case pkAge:
+				st.agePhrase(m, st.e.pats[m.id])
 			}
 		}
 	}
@@ -219,7 +224,13 @@ type matchAt struct {
 func (st *check) bounded(s, e, id int) (int, int, bool) {
 	b := st.b
 	p := st.e.pats[id]
-	if wordAt([]byte(p[:1]), 0) && wordBefore(b, s) {
+	suffix := true
+	for _, en := range st.e.entries[id] {
+		if !en.suffix {
+			suffix = false
+		}
+	}
+	if !suffix && wordAt([]byte(p[:1]), 0) && wordBefore(b, s) {
 		return 0, 0, false
 	}
 	last := p[len(p)-1]
@@ -422,6 +433,8 @@ func (st *check) keep(out []tok) []tok {
 	return out
 }
 
+func (st *check) upperAt(j int) bool { return st.n.upperAt(j) }
+
 func (st *check) w(t tok) string { return string(st.b[t.s:t.e]) }
 
 func (st *check) is(ts []tok, i int, set map[string]bool) bool {
@@ -595,7 +608,7 @@ func (st *check) instruction(s, e int) bool {
 
 var imperatives = setOf("take", "use", "rinse", "tell", "do", "don't", "avoid", "keep", "store", "stop", "seek",
 	"follow", "shake", "wash", "apply", "inhale", "check", "report", "remember", "never", "always", "dispose",
-	"throw", "get", "call", "contact", "read")
+	"throw", "get", "call", "contact", "read", "eat", "drink", "manage")
 
 var negations = setOf("not", "no", "never", "isn't", "aren't", "wasn't", "weren't", "cannot", "can't", "don't",
 	"doesn't", "didn't", "won't", "nor", "neither", "without", "nothing")

@@ -25,10 +25,14 @@ const (
 	pkISIHead
 	pkPI
 	pkOrg
+	pkCondition
+	pkAge
 )
 
 type patEntry struct {
 	kind pkind
+	// suffix entries match the end of a word, not a whole one.
+	suffix bool
 	// idx is the organisation rule (pkOrg) or off-label group (pkOffLabel).
 	idx     int
 	inflect bool
@@ -118,6 +122,17 @@ func Compile(cfg Config) (*Engine, error) {
 			}
 			e.groups = append(e.groups, ng)
 			e.groupIndex[g.name] = gi
+		}
+	}
+	if e.on[RuleOffLabel] {
+		for w := range conditionWords {
+			e.add(w, patEntry{kind: pkCondition})
+		}
+		for _, suf := range conditionSuffixes {
+			e.add(suf, patEntry{kind: pkCondition, suffix: true})
+		}
+		for _, p := range []string{"under", "younger than", "aged", "ages", "of age", "and older", "years old", "months old", "year old", "month old"} {
+			e.add(p, patEntry{kind: pkAge})
 		}
 	}
 	if e.on[RuleNewClaim] {

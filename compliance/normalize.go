@@ -364,3 +364,9 @@ func (n *normText) lowerAt(j int) bool {
 	r, _ := utf8.DecodeRuneInString(n.orig[o:])
 	return unicode.IsLower(r)
 }
+
+// upperAt reports whether the word at normalised byte j began with a
+// capital in the original (a proper noun when not first in a sentence).
+func (n *normText) upperAt(j int) bool {
+	return j/64 < len(n.caps) && n.caps[j/64]&(1<<(j%64)) != 0
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -419,32 +420,51 @@ var safetyCues = setOf("not", "no", "never", "don't", "doesn't", "isn't", "aren'
 	"caution", "history", "tell", "talk", "allergic", "harm", "unborn", "unknown", "unclear",
 	"avoid", "worsen", "worsening", "death", "deaths", "reach")
 
+// safetyPhrases mark a sentence that warns about a population or a
+// condition, or states a limitation of use: naming it there is required,
+// not promotion.
+var safetyPhrases = [][]byte{[]byte("not for"), []byte("not approved"), []byte("not indicated"), []byte("not known"),
+	[]byte("not been"), []byte("not recommended"), []byte("not be used"), []byte("do not"), []byte("don't use"),
+	[]byte("don't take"), []byte("should not"), []byte("must not"), []byte("cannot be"), []byte("not use"),
+	[]byte("isn't approved"), []byte("aren't approved"), []byte("isn't for"), []byte("stop taking"), []byte("stop using"),
+	[]byte("discontinue"), []byte("contraindicated"), []byte("tell your"),
+	[]byte("become pregnant"), []byte("plan to"), []byte("reach of children"), []byte("may cause"), []byte("can cause"),
+	[]byte("could cause"), []byte("side effect"), []byte("adverse"), []byte("warning"), []byte("precaution"),
+	[]byte("caution"), []byte("harm"), []byte("unborn"), []byte("fetal"), []byte("fetus"), []byte("safety and effectiveness"),
+	[]byte("must be"),
+	[]byte("unknown"), []byte("not studied"), []byte("history of"), []byte("allergic to"), []byte("worsen"),
+	[]byte("death"), []byte("have been reported"), []byte("has been reported"), []byte("were reported"), []byte("avoid")}
+
 // safetySentence reports a sentence about a population's safety or a
-// warning (see safetyCues).
+// warning.
 func (st *check) safetySentence(ss, se int) bool {
-	words := st.after(ss, se, 200)
-	for i, w := range words {
-		if !safetyCues[string(st.b[w.s:w.e])] {
-			continue
-		}
-		// "reduces the risk of stroke" is a benefit claimed, not a
-		// warning.
-		if w := string(st.b[w.s:w.e]); (w == "risk" || w == "risks") && benefitBefore(st, words[:i]) {
-			continue
-		}
+	sent := st.b[ss:se]
+	if containsAny(sent, safetyPhrases) {
 		return true
 	}
-	return false
+	// "increased risk of pneumonia" warns; "reduced the risk of stroke"
+	// claims a benefit.
+	for off := 0; ; {
+		i := bytes.Index(sent[off:], []byte("risk"))
+		if i < 0 {
+			return false
+		}
+		at := ss + off + i
+		if !benefitBefore(st, st.before(ss, at, 3)) {
+			return true
+		}
+		off += i + 4
+	}
 }
 
 var modals = setOf("can", "may", "will", "could", "might", "helps", "help", "significantly", "further", "also")
 
 var riskReducers = setOf("reduce", "reduces", "reduced", "reducing", "lower", "lowers", "lowered", "lowering", "cut", "cuts", "decrease", "decreases", "decreased", "minimize", "minimise", "protect", "protects")
 
-// benefitBefore reports whether one of the three words before the end of
-// ws reduces something ("reduced the risk").
+// benefitBefore reports whether one of the words ws (nearest first)
+// reduces something ("reduced the risk").
 func benefitBefore(st *check, ws []tok) bool {
-	for i := len(ws) - 1; i >= 0 && i >= len(ws)-3; i-- {
+	for i := range ws {
 		if riskReducers[string(st.b[ws[i].s:ws[i].e])] {
 			return true
 		}
@@ -456,7 +476,7 @@ func (st *check) offLabel(m matchAt, gi int) {
 	if !st.offApplies || st.inISI(m.s) {
 		return
 	}
-	if st.groupAllowed(gi) {
+	if st.e.groups[gi].name == "adult" || st.groupAllowed(gi) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
@@ -939,4 +959,219 @@ func since(t, asOf time.Time) string {
 	default:
 		return fmt.Sprintf("%d months", months)
 	}
+}
+
+// indicationWords returns the words of the indications and their
+// five-letter stems, computed once per check.
+func (st *check) indicationHas(w string) bool {
+	if st.indWords == nil {
+		st.indWords = map[string]bool{}
+		b := st.indications
+		for i := 0; i < len(b); {
+			if !isTokByte(b[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(b) && isTokByte(b[j]) {
+				j++
+			}
+			word := string(b[i:j])
+			st.indWords[word] = true
+			if len(word) > 8 {
+				st.indWords[word[:8]+"*"] = true
+			}
+			i = j
+		}
+	}
+	if st.indWords[w] {
+		return true
+	}
+	if len(w) > 8 && st.indWords[w[:8]+"*"] {
+		return true
+	}
+	// Plurals and possessives: "fractures", "Paget's".
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "s")
+	return st.indWords[w]
+}
+
+// conditionPhrase reads the phrase ending in a condition word ("cold
+// sores", "radiation-induced nausea", "severe atopic dermatitis") and
+// flags it when a word of it is not in the indications.
+func (st *check) conditionPhrase(m matchAt, suffix bool) {
+	if !st.offApplies || st.inISI(m.s) {
+		return
+	}
+	b := st.b
+	hs, he := m.s, m.e
+	if suffix {
+		for hs > 0 && isWordByte(b[hs-1]) {
+			hs--
+		}
+		if wordAt(b, he) {
+			return
+		}
+	}
+	head := string(b[hs:he])
+	if notConditions[head] || len(head) < 3 {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	if st.sentence(ss, se, sfSafety) || st.sentence(ss, se, sfInstruction) {
+		return
+	}
+	prev := st.before(ss, hs, 3)
+	// A condition said to be absent or lessened is an outcome, not an
+	// indication: "no hypoglycaemia", "less cough".
+	if st.is(prev, 0, outcomeWords) {
+		return
+	}
+	// Up to two words before the head, as long as no comma or stop word
+	// comes between.
+	start := hs
+	words := []tok{{hs, he}}
+	for i, t := range prev {
+		if i >= 2 {
+			break
+		}
+		gap := b[t.e:start]
+		w := string(b[t.s:t.e])
+		if bytes.ContainsAny(gap, ",/") || conditionStop[w] || st.upperAt(t.s) && !strings.HasSuffix(w, "'s") {
+			break
+		}
+		if strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "est") ||
+			strings.HasSuffix(w, "ed") && w != "induced" ||
+			len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "'s") {
+			break // a verb or a superlative: "treats", "reducing", "lowered", "easiest"
+		}
+		// A range, "moderate-to-severe", is the label's own wording.
+		if i+1 < len(prev) && st.eq(prev, i+1, "to") {
+			break
+		}
+		words = append(words, t)
+		start = t.s
+	}
+	bad := -1
+	for i, t := range words {
+		w := string(b[t.s:t.e])
+		if conditionGeneric[w] || isNumber(w) || st.indicationHas(w) || i > 0 && st.populationAllowed(w) {
+			continue
+		}
+		if i == 0 && genericHeads[w] {
+			continue // "disease" says nothing until its modifier does
+		}
+		bad = t.s
+	}
+	if bad < 0 {
+		return
+	}
+	// A condition the vocabulary knows by another name ("eczema" for
+	// atopic dermatitis) is on label when its group is.
+	if len(words) == 1 {
+		for gi, g := range st.e.groups {
+			for _, t := range g.terms {
+				if t == head && st.groupAllowed(gi) {
+					return
+				}
+			}
+		}
+	}
+	st.builtin(RuleOffLabel, start, he, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(b[start:he]))))
+}
+
+// agePhrase compares an age the copy names ("under 18", "aged 6", "6
+// months and older") with the youngest the indications allow: 18 when
+// they speak of adults only.
+func (st *check) agePhrase(m matchAt, p string) {
+	if !st.offApplies || st.inISI(m.s) {
+		return
+	}
+	_, ss, se := st.sentenceOf(m.s)
+	var num tok
+	var unit string
+	switch p {
+	case "under", "younger than", "aged", "ages":
+		next := st.after(m.e, se, 2)
+		if len(next) == 0 || !isDigits(st.w(next[0])) {
+			return
+		}
+		num = next[0]
+		if len(next) > 1 {
+			unit = st.w(next[1])
+		}
+	default: // "of age", "and older", "years old": the number comes before
+		prev := st.before(ss, m.s, 2)
+		if len(prev) < 2 || !isDigits(st.w(prev[1])) {
+			if len(prev) >= 1 && isDigits(st.w(prev[0])) && (p == "and older") {
+				num = prev[0]
+				break
+			}
+			return
+		}
+		num, unit = prev[1], st.w(prev[0])
+	}
+	if unit != "" && !strings.HasPrefix(unit, "year") && !strings.HasPrefix(unit, "month") && unit != "yrs" && unit != "y" {
+		if p == "under" || p == "and older" {
+			return // "under 5 minutes", "1 mg and older"
+		}
+	}
+	n, _ := strconv.Atoi(st.w(num))
+	years := float64(n)
+	if strings.HasPrefix(unit, "month") {
+		years = float64(n) / 12
+	}
+	min := -1.0
+	if a := youngestAge(st.indications); a >= 0 {
+		min = float64(a)
+	} else if st.indicationHas("adults") || st.indicationHas("adult") {
+		min = 18
+	}
+	below := p == "under" || p == "younger than"
+	if min < 0 || below && years > min || !below && years >= min {
+		return
+	}
+	if st.sentence(ss, se, sfSafety) {
+		return
+	}
+	s, e := min2(m.s, num.s), max(m.e, num.e)
+	st.builtin(RuleOffLabel, s, e, fmt.Sprintf("%q is younger than the approved indications allow.", strings.TrimSpace(string(st.b[s:e]))))
+}
+
+var (
+	outcomeWords = setOf("no", "zero", "without", "less", "fewer", "reduced", "avoid", "minimal", "rare", "little", "lower", "free")
+	genericHeads = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions")
+)
+
+// populationAllowed reports whether a word names a population of a
+// vocabulary group the indications allow ("child's" on a label from 2
+// years).
+func (st *check) populationAllowed(w string) bool {
+	w = strings.TrimSuffix(w, "'s")
+	for gi, g := range st.e.groups {
+		for _, t := range g.terms {
+			if t == w {
+				return st.groupAllowed(gi)
+			}
+		}
+	}
+	return false
+}
+
+func isDigits(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func min2(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
 }
