@@ -136,6 +136,12 @@ var superlativePhrases = []string{
 	"unbeatable", "unbeaten", "second to none", "never fails", "works for everyone", "works every time",
 	"gold standard", "the ultimate", "ultimate", "perfect", "flawless", "foolproof",
 	"forever", "permanently", "once and for all", "never again", "instantly", "best in class",
+	"for good", "every patient", "every single patient", "every time", "ever need", "ever needs", "ever made",
+	"easiest", "gentlest", "simplest", "quickest", "smartest", "cleanest", "clearest", "healthiest", "smoothest",
+	"mildest", "softest", "longest lasting", "longest acting", "thing of the past", "total control", "complete control",
+	"complete protection", "total protection", "absolutely no", "zero", "first in class", "first of its kind",
+	"nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "symptom free",
+	"worry free", "never",
 }
 
 // Comparative phrases; "than" is handled on its own (any comparative
@@ -145,7 +151,7 @@ var comparativePhrases = []string{
 	"vs", "vs.", "versus", "compared with", "compared to", "comparison with", "comparison to", "in comparison",
 	"head to head", "non inferior", "noninferior", "non inferiority", "noninferiority",
 	"as effective as", "as good as", "as safe as", "as well tolerated as", "twice as", "times more", "times as",
-	"outshines", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
+	"beats", "compare", "outshines", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
 }
 
 // Efficacy and safety statement triggers (percentages are found on their
@@ -161,15 +167,24 @@ var unsubstantiatedPhrases = []string{
 	"protects", "protection against", "fewer", "increases", "increased", "significantly", "statistically significant",
 	"helps", "can help", "may help", "help", "percent", "per cent", "%",
 	"works in", "starts working", "fast acting", "long lasting", "all day", "24 hour", "around the clock",
-	"achieved", "achieve", "achieves", "remission", "response rate", "response rates", "clear skin", "clearer skin",
-	"almost clear", "symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
+	"achieved", "achieve", "achieves", "remission", "response rate", "response rates",
+	"symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
 	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
-	"dropped", "fell", "by half", "in half", "lower", "out of", "in 2", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
+	"dropped", "fell", "by half", "in half", "lower", "out of", "in 2",
+	"guaranteed", "guarantee", "guarantees", "cure", "cures", "cured", "no side effects", "without side effects",
+	"side effect free", "works for everyone", "every patient", "every time", "forever", "for good", "thing of the past",
+	"nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "zero",
+	"protection", "protect", "protecting", "control", "controlled", "works", "work", "cleared", "clears", "slowed",
+	"slows", "drop", "safe for", "safe to", "is safe", "are safe", "completely safe", "calm", "calms", "soothes",
+	"soothe", "eases", "ease", "gone", "tolerated", "less", "within", "stayed low", "remained low", "stays low",
+	"increasing", "reached", "mean change", "change from baseline", "mmhg", "mg/dl", "up", "down", "no",
+	"never", "in 3", "in 4", "in 5", "in 10", "in 100", "in 1000", "in 1,000",
 }
 
 // The words "help" must be followed by to be a claim ("helps reduce").
 var helpObjects = setOf("reduce", "lower", "prevent", "control", "improve", "relieve", "protect", "manage",
 	"keep", "you", "patients", "people", "maintain", "restore", "stop", "fight", "ease", "clear", "heal",
+	"your", "teens", "children", "adults", "kids", "make", "get", "reach", "lose", "build", "strengthen",
 	"breathe", "slow", "decrease", "lessen", "minimize", "minimise", "boost", "increase", "support")
 
 // offLabelGroups: each group is a population or condition; the terms of a

@@ -40,8 +40,10 @@ type check struct {
 	// none (fair balance).
 	firstClaim, firstClaimEnd int
 
-	// brandWord is the first word of the product's brand name, normalised.
+	// brandWord and estWord are the first words of the product's brand
+	// and established names, normalised.
 	brandWord   string
+	estWord     string
 	newApplies  bool
 	offApplies  bool
 	indications []byte
@@ -52,7 +54,7 @@ type check struct {
 	// sentFlags caches what a sentence is (computed, value) per sentence
 	// start, so a long sentence with many triggers is read once per
 	// question.
-	sentFlags map[int][2]uint8
+	sentFlags map[int][2]uint16
 	compSent  map[int]bool
 	orgOn     []bool
 	// arena holds the words looked up around the current match.
@@ -66,7 +68,7 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 	}
 	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
 	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
-		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint8{}, compSent: map[int]bool{}}
+		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint16{}, compSent: map[int]bool{}}
 	st.sent = sentences(n)
 	p := ctx.Product
 	if p != nil {
@@ -75,6 +77,11 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 			bw = bw[:i]
 		}
 		st.brandWord = string(bw)
+		ew := normalize(p.EstablishedName, false).b
+		if i := bytes.IndexByte(ew, ' '); i > 0 {
+			ew = ew[:i]
+		}
+		st.estWord = string(ew)
 	}
 	if p != nil && !p.LaunchDate.IsZero() && e.on[RuleNewClaim] {
 		st.newApplies = ctx.AsOf.After(p.LaunchDate.AddDate(0, 6, 0))
@@ -529,16 +536,19 @@ func (st *check) isHeading(p int) bool {
 var isiPointers = setOf("see", "read", "review", "refer", "including", "include", "includes", "our", "full", "and", "with", "the", "additional")
 
 const (
-	sfMarker uint8 = 1 << iota
+	sfMarker uint16 = 1 << iota
 	sfAdverse
 	sfRisk
 	sfInstruction
 	sfNoClaim
 	sfSafety
+	sfProduct
+	sfConvenience
+	sfNotResult
 )
 
 // sentence answers one question about the sentence [ss, se), once.
-func (st *check) sentence(ss, se int, flag uint8) bool {
+func (st *check) sentence(ss, se int, flag uint16) bool {
 	f := st.sentFlags[ss]
 	if f[0]&flag != 0 {
 		return f[1]&flag != 0
@@ -567,6 +577,12 @@ func (st *check) sentence(ss, se int, flag uint8) bool {
 		v = containsAny(sent, indicationCues) || containsAny(sent, unknownCues)
 	case sfSafety:
 		v = st.safetySentence(ss, se)
+	case sfProduct:
+		v = st.brandWord != "" && (len(indexWord(sent, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(sent, []byte(st.estWord))) > 0)
+	case sfConvenience:
+		v = containsAny(sent, convenienceCues)
+	case sfNotResult:
+		v = containsAny(sent, notResultCues)
 	}
 	f[0] |= flag
 	if v {
@@ -629,14 +645,26 @@ func (st *check) qualified(prev []tok) bool {
 	return false
 }
 
+// negated reports a negation right before the words: in the two words
+// before them, or the third when the two are fillers ("cannot be
+// guaranteed", "is not a cure", "isn't necessarily the best"). "No more
+// nausea, guaranteed" is not negated.
 func (st *check) negated(prev []tok, n int) bool {
 	for i := 0; i < n && i < len(prev); i++ {
 		if negations[string(st.b[prev[i].s:prev[i].e])] {
 			return true
 		}
+		if i >= 1 && !negFillers[string(st.b[prev[i].s:prev[i].e])] {
+			return false
+		}
+		if i == 0 && !negFillers[string(st.b[prev[0].s:prev[0].e])] && n > 2 {
+			n = 2
+		}
 	}
 	return false
 }
+
+var negFillers = setOf("a", "an", "the", "be", "been", "any", "always", "necessarily", "completely", "entirely", "really", "always", "miracle", "magic")
 
 func isNumber(w string) bool {
 	if w == "" {

@@ -33,7 +33,12 @@ var (
 	persons     = setOf("you", "your", "them", "him", "her", "me", "us")
 	comparators = setOf("with", "against", "versus", "vs", "to", "than", "over")
 	// Medical terms that contain a superlative word.
-	breakthroughTerms = setOf("pain", "bleeding", "seizures", "seizure", "infection", "infections", "cases", "symptoms", "episodes", "designation", "asthma", "disease")
+	breakthroughTerms = setOf("pain", "bleeding", "seizures", "seizure", "infection", "infections", "cases", "symptoms", "episodes", "designation", "asthma", "disease", "nausea", "vomiting", "emesis", "cinv")
+	listWords         = setOf("resolution", "step", "tip", "rule", "question", "reason", "item", "part", "chapter", "section", "day", "week", "phase", "lesson", "myth", "fact", "module", "video", "episode", "page", "slide", "figure", "table")
+	everyNotClaims    = setOf("you", "your", "should", "must", "needs", "need", "who", "receiving", "taking")
+	zeroCosts         = setOf("copay", "co", "cost", "costs", "dollars", "out", "fees", "fee")
+	neverAbsolutes    = setOf("worry", "feel", "break", "lets", "let", "fail", "fails", "suffer", "experience", "miss", "lose", "have", "get", "need", "again", "wake", "worries")
+	neverInstructions = setOf("share", "take", "use", "inject", "double", "stop", "give", "reuse", "freeze", "put", "leave", "skip", "drive", "apply", "store", "exceed", "change")
 	causeWords        = setOf("cause", "causes", "killer", "reason")
 	perfectAdvice     = setOf("time", "timing", "goal", "goals", "aim", "aims", "objective")
 )
@@ -85,6 +90,28 @@ func (st *check) superlative(m matchAt, p string) {
 		if st.eq(next, 0, "way") || st.eq(next, 0, "one") && st.eq(next, 1, "who") {
 			return
 		}
+	case "#1", "# 1", "no. 1", "number one", "number 1":
+		if st.is(prev, 0, listWords) {
+			return // "Resolution #1", "Step 1"
+		}
+	case "for good":
+		// An absolute only at the end of a clause: "gone for good", not
+		// "for good control".
+		if len(next) > 0 && next[0].s == skipSpaces(st.b, m.e) {
+			return
+		}
+	case "every patient", "every single patient", "every time":
+		if st.is(next, 0, everyNotClaims) {
+			return
+		}
+	case "zero":
+		if len(next) == 0 || st.is(next, 0, zeroCosts) || isNumber(st.w(next[0])) {
+			return
+		}
+	case "never":
+		if !st.neverClaim(ss, se, next) {
+			return
+		}
 	case "no risk", "no risks":
 		if st.eq(next, 0, "factors") {
 			return
@@ -116,6 +143,22 @@ var noOtherClaims = setOf("shown", "proven", "demonstrated", "approved", "offers
 	"delivers", "deliver", "works", "work", "matches", "match", "compares", "compare", "beats", "treatment",
 	"therapy", "medicine", "medication", "product", "drug", "inhaler", "option", "injection", "biologic", "brand", "has", "does", "can", "is")
 
+// neverClaim tells "you will never feel sick again" (an absolute) from
+// "never share your pen" (an instruction).
+func (st *check) neverClaim(ss, se int, next []tok) bool {
+	if st.is(next, 0, neverInstructions) {
+		return false
+	}
+	return st.is(next, 0, neverAbsolutes) || bytes.Contains(st.b[ss:se], []byte(" again"))
+}
+
+func skipSpaces(b []byte, i int) int {
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
+}
+
 // noOther finds "no other … has been shown": an exclusivity claim, the
 // only-ness said the other way round.
 func (st *check) noOther(m matchAt) {
@@ -142,6 +185,15 @@ func (st *check) noOther(m matchAt) {
 	}
 	st.noteClaim(m.s, end)
 	st.builtin(RuleSuperlative, m.s, end, "Exclusivity claim (\"no other …\") with no qualification.")
+	// "No other LAMA has been shown to improve lung function faster"
+	// compares as well.
+	k, _, _ := st.sentenceOf(m.s)
+	for _, t := range st.after(m.e, se, 40) {
+		if w := st.w(t); comparativeWord(w) || w == "further" || w == "more" {
+			st.comparativeAt(k, ss, se, m.s, end, nil)
+			break
+		}
+	}
 }
 
 var baselineWords = setOf("baseline", "pre", "prestudy", "pretreatment", "before", "prior", "previous", "previously", "last", "starting", "start", "enrollment", "enrolment", "entry", "screening")
@@ -154,6 +206,18 @@ func (st *check) comparative(m matchAt, s int, p string) {
 	k, ss, se := st.sentenceOf(m.s)
 	next := st.after(m.e, se, 6)
 	switch p {
+	case "vs":
+		if m.e < len(st.b) && st.b[m.e] == '.' {
+			return // "vs." is matched on its own
+		}
+	case "beats":
+		if prev := st.before(ss, m.s, 1); st.eq(prev, 0, "heart") {
+			return
+		}
+	case "compare":
+		if !st.anyIn(next, setOf("with", "to", "vs", "versus", "against")) {
+			return
+		}
 	case "superior":
 		if st.eq(next, 0, "vena") || st.eq(next, 0, "to") {
 			if st.eq(next, 0, "vena") {
@@ -196,7 +260,20 @@ func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
 	}
 	st.compSent[k] = true
 	st.builtin(RuleComparative, s, e, "")
+	// A comparison of results is a result itself; one of convenience
+	// ("easier than daily injections") is not.
+	if st.unsubSent[k] != 3 && st.unsubSent[k] != 2 && !st.sentence(ss, se, sfConvenience) && !st.sentence(ss, se, sfNoClaim) {
+		st.unsubSent[k] = 3
+		st.reportUnsub(ss, se, s, e)
+	}
 }
+
+var convenienceCues = [][]byte{[]byte("easier"), []byte("easy"), []byte("simpler"), []byte("simple"), []byte("convenien"),
+	[]byte("prefer"), []byte("dosing"), []byte("once a"), []byte("twice a"), []byte("a week"), []byte("a day"),
+	[]byte("a year"), []byte("a month"), []byte("daily"), []byte("weekly"), []byte("monthly"), []byte("regimen"),
+	[]byte("one capsule"), []byte("one injection"), []byte("one pill"), []byte("one tablet"), []byte("two pills"),
+	[]byte("instead of"), []byte("alternative"), []byte("steroid free"), []byte("cosmetic"), []byte("acceptab"),
+	[]byte("to start"), []byte("to give"), []byte("to use"), []byte("empty stomach"), []byte("without steroids")}
 
 // Words ending in -er that are not comparatives.
 var notComparatives = setOf("other", "rather", "whether", "either", "neither", "never", "under", "over", "after",
@@ -207,7 +284,9 @@ var notComparatives = setOf("other", "rather", "whether", "either", "neither", "
 	"nothing", "something", "anyone", "someone")
 
 var (
-	moreLess = setOf("more", "less", "fewer", "lesser")
+	moreLess      = setOf("more", "less", "fewer", "lesser")
+	quantityWords = setOf("more", "less", "fewer", "greater", "higher", "lower", "older", "younger", "over", "under", "longer", "shorter", "lesser")
+	quantityNext  = setOf("just", "ever", "enough", "usual", "expected", "half", "once", "twice", "double", "triple", "a", "an")
 	passives = setOf("was", "were", "is", "are", "been", "being", "be")
 )
 
@@ -224,13 +303,17 @@ func (st *check) than(m matchAt) {
 		return
 	}
 	p0 := st.w(prev[0])
-	if moreLess[p0] || notComparatives[p0] {
+	if notComparatives[p0] {
 		return
+	}
+	nx := st.after(m.e, se, 1)
+	if moreLess[p0] && (len(nx) == 0 || isNumber(st.w(nx[0])) || st.is(nx, 0, quantityNext)) {
+		return // "more than 12,000 adults", "less than half"
 	}
 	start := -1
 	for i := 0; i < 7 && i < len(prev); i++ {
 		w := string(st.b[prev[i].s:prev[i].e])
-		if comparativeWord(w) || i > 0 && moreLess[w] {
+		if comparativeWord(w) || moreLess[w] {
 			start = prev[i].s
 			break
 		}
@@ -239,7 +322,7 @@ func (st *check) than(m matchAt) {
 		return
 	}
 	next := st.after(m.e, se, 6)
-	if len(next) > 0 && isNumber(st.w(next[0])) && !st.eq(next, 0, "a") && !st.eq(next, 0, "an") {
+	if len(next) > 0 && isNumber(st.w(next[0])) && !st.eq(next, 0, "a") && !st.eq(next, 0, "an") && quantityWords[p0] {
 		return
 	}
 	if st.eq(next, 0, "or") && st.eq(next, 1, "equal") || st.eq(next, 0, "recommended") || st.eq(next, 0, "prescribed") {
@@ -267,9 +350,9 @@ func comparativeWord(w string) bool {
 var (
 	// adverseCues mark the label's adverse reaction rates ("headache
 	// (12%)"): safety information, not a promotional claim.
-	adverseCues    = [][]byte{[]byte("side effect"), []byte("adverse"), []byte("reactions"), []byte("most common"), []byte("were reported"), []byte("occurred in")}
+	adverseCues    = [][]byte{[]byte("most common"), []byte("were reported"), []byte("occurred in"), []byte("side effects include"), []byte("side effects were"), []byte("reactions include"), []byte("reactions were"), []byte("reactions (")}
 	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
-	unknownCues    = [][]byte{[]byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
+	unknownCues    = [][]byte{[]byte("should not"), []byte("not be used"), []byte("not for"), []byte("not indicated"), []byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
 	serviceHelp    = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
 	serviceWords   = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
 	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
@@ -308,8 +391,9 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 		prev = st.before(ss, s, 4)
 		next := st.after(e, se, 2)
-		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || st.sentence(ss, se, sfAdverse) {
-			return
+		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || st.sentence(ss, se, sfAdverse) ||
+			st.is(prev, 0, formulations) || st.sentence(ss, se, sfNotResult) {
+			return // savings, strengths ("cream 0.1%"), coverage, baseline demographics
 		}
 	case "percent", "per cent":
 		if len(prev) == 0 || !isNumber(st.w(prev[0])) || st.sentence(ss, se, sfAdverse) {
@@ -338,7 +422,81 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		e = next[0].e
 	case "effective":
 		next := st.after(e, se, 1)
-		if st.eq(prev, 0, "cost") || st.is(next, 0, effectiveNext) {
+		if st.eq(prev, 0, "cost") || st.is(next, 0, effectiveNext) || st.eq(prev, 0, "most") || st.eq(prev, 0, "more") {
+			return // "the most effective ARB" is a superlative, not a result
+		}
+	case "reduced", "decreased", "increased", "improved":
+		// An adjective of a condition: "with reduced ejection fraction";
+		// "new and improved" is a slogan.
+		if st.eq(prev, 0, "with") || st.eq(prev, 0, "of") || p == "improved" && st.eq(prev, 0, "and") && st.eq(prev, 1, "new") {
+			return
+		}
+		if p == "increased" {
+			next := st.after(e, se, 3)
+			if st.anyIn(next, riskWords) {
+				return
+			}
+		}
+	case "no", "zero":
+		next := st.after(e, se, 2)
+		if !st.is(next, 0, symptomNouns) && !(st.eq(next, 0, "more") && st.is(next, 1, symptomNouns)) {
+			return
+		}
+		e = next[len(next)-1].e
+		if st.is(next, 0, symptomNouns) {
+			e = next[0].e
+		}
+	case "less":
+		next := st.after(e, se, 1)
+		if len(next) == 0 || st.is(next, 0, lessNotResults) || isNumber(st.w(next[0])) {
+			return
+		}
+		e = next[0].e
+	case "within":
+		next := st.after(e, se, 2)
+		if len(next) < 2 || !isNumber(st.w(next[0])) || !st.is(next, 1, timeUnits) {
+			return
+		}
+		e = next[1].e
+	case "up", "down":
+		next := st.after(e, se, 2)
+		if len(next) < 2 || !isDigits(strings.Trim(st.w(next[0]), ".,")) || !st.is(next, 1, resultUnits) {
+			return
+		}
+		e = next[1].e
+	case "work", "protect", "calm", "soothe", "ease":
+		// The verb after a modal, or a purpose that is a claim ("a new way
+		// to protect your bones").
+		if !st.is(prev, 0, modals) && !(st.eq(prev, 0, "to") && st.is(prev, 1, purposeClaims)) {
+			return
+		}
+	case "works":
+		if st.eq(prev, 0, "it") && st.eq(prev, 1, "how") || st.eq(prev, 0, "how") {
+			return
+		}
+	case "control", "controlled":
+		next := st.after(e, se, 1)
+		if st.is(next, 0, controlNotResults) || st.is(prev, 0, controlNotResults) {
+			return
+		}
+	case "reached":
+		next := st.after(e, se, 1)
+		if st.eq(next, 0, "out") {
+			return
+		}
+	case "increasing":
+		next := st.after(e, se, 1)
+		if st.is(next, 0, setOf("dose", "doses", "age")) {
+			return
+		}
+	case "every patient", "every time":
+		next := st.after(e, se, 1)
+		if st.is(next, 0, everyNotClaims) {
+			return
+		}
+	case "never":
+		next := st.after(e, se, 1)
+		if !st.neverClaim(ss, se, next) || st.eq(next, 0, "lets") || st.eq(next, 0, "let") || st.eq(next, 0, "fails") {
 			return
 		}
 	case "24 hour", "all day", "around the clock":
@@ -346,7 +504,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if st.is(next, 0, serviceWords) || st.anyIn(prev, setOf("call", "available", "reach", "open", "staffed")) {
 			return
 		}
-	case "increases", "increased":
+	case "increases":
 		next := st.after(e, se, 3)
 		if st.anyIn(next, riskWords) {
 			return
@@ -371,9 +529,17 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		return
 	}
 	// Purpose and instructions: "to help reduce the risk of thrush",
-	// "used to reduce".
-	if st.eq(prev, 0, "to") || st.eq(prev, 0, "help") && st.eq(prev, 1, "to") {
+	// "used to reduce"; but "a new way to reduce" and "proven to" claim.
+	if (st.eq(prev, 0, "to") && !st.is(prev, 1, purposeClaims)) || st.eq(prev, 0, "help") && st.eq(prev, 1, "to") {
 		return
+	}
+	// Advice about something else, or an instruction in the trigger's own
+	// words: "Cutting down on salt can help…", "Improve inhaler technique
+	// at every visit", "Reduce waste: return used pens".
+	if !st.sentence(ss, se, sfProduct) {
+		if first := st.after(ss, se, 1); len(first) > 0 && (first[0].s == m.s && baseForm(st.w(first[0])) || strings.HasSuffix(st.w(first[0]), "ing")) {
+			return
+		}
 	}
 	// The sentence is judged once: 1 a claim to report, 2 not a claim
 	// (indication, absence of data, instruction) or substantiated, 3
@@ -397,8 +563,14 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		return
 	}
 	st.unsubSent[k] = 3
-	// Quote the statement: the sentence when it is of a readable length,
-	// the words that make it a claim otherwise.
+	st.reportUnsub(ss, se, s, e)
+}
+
+// reportUnsub records an unsubstantiated statement. The quote is the
+// sentence when it is of a readable length, the words that make it a claim
+// otherwise.
+func (st *check) reportUnsub(ss, se, s, e int) {
+	b := st.b
 	qs, qe := ss, se
 	for qs < qe && b[qs] == ' ' {
 		qs++
@@ -456,6 +628,17 @@ func (st *check) safetySentence(ss, se int) bool {
 		off += i + 4
 	}
 }
+
+var (
+	formulations      = setOf("cream", "ointment", "gel", "solution", "lotion", "foam", "suspension", "spray", "drops", "shampoo", "patch", "w", "v", "hydrocortisone")
+	symptomNouns      = setOf("side", "vomiting", "nausea", "burning", "stinging", "itching", "itch", "pain", "hypoglycemia", "hypoglycaemia", "flares", "flare", "attacks", "attack", "fractures", "fracture", "cough", "swelling", "symptoms", "exacerbations", "rash", "weight", "compromise", "worries", "relapse", "relapses", "seizures", "migraines", "headaches")
+	lessNotResults    = setOf("than", "likely", "often", "frequently", "frequent", "common", "commonly", "known", "time", "invasive", "expensive", "costly", "of", "and", "or")
+	timeUnits         = setOf("days", "day", "weeks", "week", "hours", "hour", "minutes", "minute", "months", "month")
+	resultUnits       = setOf("ml", "mg", "mmhg", "points", "point", "kg", "lbs", "pounds", "percent", "mmol", "units")
+	purposeClaims     = setOf("way", "ways", "designed", "made", "able", "proven", "shown", "clinically", "formulated", "built", "works", "work", "helps")
+	controlNotResults = setOf("group", "groups", "arm", "arms", "study", "studies", "trial", "trials", "birth", "infection", "quality", "disease", "pest", "portion", "impulse", "take", "taking", "poison")
+	notResultCues     = [][]byte{[]byte("at baseline"), []byte("mean age"), []byte("baseline characteristics"), []byte("demographic"), []byte("formulary"), []byte("coverage"), []byte("covered"), []byte("commercial lives"), []byte("of plans"), []byte("insurance"), []byte("payer")}
+)
 
 var modals = setOf("can", "may", "will", "could", "might", "helps", "help", "significantly", "further", "also")
 
@@ -1174,4 +1357,10 @@ func min2(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// baseForm reports a verb in its bare form, as an instruction starts:
+// "Reduce", not "Reduces" or "Reduced".
+func baseForm(w string) bool {
+	return !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "ing")
 }

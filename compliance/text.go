@@ -145,7 +145,10 @@ func hasMarker(b []byte, s, e int) bool {
 				return true
 			}
 		case c == '^':
-			return true
+			// "mg/m²" is a unit, not a reference.
+			if !unitBefore(b, s, i) {
+				return true
+			}
 		case c == '*':
 			// An asterisk tied to the word or number before it: "40%*".
 			if i > s && b[i-1] != ' ' {
@@ -248,4 +251,17 @@ func fleschKincaid(b []byte, s, e int) (float64, int) {
 		sents = 1
 	}
 	return 0.39*float64(words)/float64(sents) + 11.8*float64(syl)/float64(words) - 15.59, words
+}
+
+// unitBefore reports a superscript that squares or cubes a unit: m², cm³.
+func unitBefore(b []byte, lo, i int) bool {
+	j := i
+	for j > lo && b[j-1] >= 'a' && b[j-1] <= 'z' {
+		j--
+	}
+	switch string(b[j:i]) {
+	case "m", "cm", "mm", "km", "ft", "in", "dm", "um":
+		return true
+	}
+	return false
 }
