@@ -287,7 +287,7 @@ var (
 	moreLess      = setOf("more", "less", "fewer", "lesser")
 	quantityWords = setOf("more", "less", "fewer", "greater", "higher", "lower", "older", "younger", "over", "under", "longer", "shorter", "lesser")
 	quantityNext  = setOf("just", "ever", "enough", "usual", "expected", "half", "once", "twice", "double", "triple", "a", "an")
-	passives = setOf("was", "were", "is", "are", "been", "being", "be")
+	passives      = setOf("was", "were", "is", "are", "been", "being", "be")
 )
 
 // than finds "<comparative> than": "better than", "more effective than",
