@@ -45,7 +45,7 @@ step "go vet"
 go vet $pkgs
 
 step "go test -race (SQLite and PostgreSQL)"
-go test -race -count=1 -timeout 30m $pkgs
+go test -race -count=1 -timeout 60m $pkgs
 
 step "web: lint and unit tests"
 (cd web && npm run lint && npm test)
