@@ -55,6 +55,8 @@ type check struct {
 	// start, so a long sentence with many triggers is read once per
 	// question.
 	sentFlags map[int][2]uint16
+	// cues are the cue marks found in each sentence (by its start).
+	cues map[int]uint16
 	compSent  map[int]bool
 	orgOn     []bool
 	// arena holds the words looked up around the current match.
@@ -174,6 +176,16 @@ func (st *check) run() {
 		merged = append(merged, r)
 	}
 	st.isi = merged
+	// What each sentence is, from its cue phrases.
+	st.cues = map[int]uint16{}
+	for _, m := range ms {
+		for _, en := range st.e.entries[m.id] {
+			if en.kind == pkCue {
+				_, ss, _ := st.sentenceOf(m.s)
+				st.cues[ss] |= uint16(en.idx)
+			}
+		}
+	}
 	sk := 0
 	st.arena = make([]tok, 0, 256)
 	for _, m := range ms {
@@ -231,11 +243,17 @@ type matchAt struct {
 func (st *check) bounded(s, e, id int) (int, int, bool) {
 	b := st.b
 	p := st.e.pats[id]
-	suffix := true
+	suffix, anywhere := true, true
 	for _, en := range st.e.entries[id] {
-		if !en.suffix {
+		if !en.suffix && !en.anywhere {
 			suffix = false
 		}
+		if !en.anywhere {
+			anywhere = false
+		}
+	}
+	if anywhere {
+		return s, e, true
 	}
 	if !suffix && wordAt([]byte(p[:1]), 0) && wordBefore(b, s) {
 		return 0, 0, false
@@ -535,6 +553,16 @@ func (st *check) isHeading(p int) bool {
 
 var isiPointers = setOf("see", "read", "review", "refer", "including", "include", "includes", "our", "full", "and", "with", "the", "additional")
 
+// The cue marks.
+const (
+	cueSafety uint16 = 1 << iota
+	cueAdverse
+	cueNoClaim
+	cueConvenience
+	cueNotResult
+	cueRisk
+)
+
 const (
 	sfMarker uint16 = 1 << iota
 	sfAdverse
@@ -568,21 +596,21 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 			}
 		}
 	case sfAdverse:
-		v = containsAny(sent, adverseCues)
+		v = st.cues[ss]&cueAdverse != 0
 	case sfRisk:
 		v = bytes.Contains(sent, []byte("risk"))
 	case sfInstruction:
 		v = st.instruction(ss, se)
 	case sfNoClaim:
-		v = containsAny(sent, indicationCues) || containsAny(sent, unknownCues)
+		v = st.cues[ss]&cueNoClaim != 0
 	case sfSafety:
 		v = st.safetySentence(ss, se)
 	case sfProduct:
 		v = st.brandWord != "" && (len(indexWord(sent, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(sent, []byte(st.estWord))) > 0)
 	case sfConvenience:
-		v = containsAny(sent, convenienceCues)
+		v = st.cues[ss]&cueConvenience != 0
 	case sfNotResult:
-		v = containsAny(sent, notResultCues)
+		v = st.cues[ss]&cueNotResult != 0
 	}
 	f[0] |= flag
 	if v {
