@@ -56,9 +56,9 @@ type check struct {
 	// question.
 	sentFlags map[int][2]uint16
 	// cues are the cue marks found in each sentence (by its start).
-	cues map[int]uint16
-	compSent  map[int]bool
-	orgOn     []bool
+	cues     map[int]uint16
+	compSent map[int]bool
+	orgOn    []bool
 	// arena holds the words looked up around the current match.
 	arena []tok
 }
