@@ -55,6 +55,7 @@ type check struct {
 	// start, so a long sentence with many triggers is read once per
 	// question.
 	sentFlags map[int][2]uint16
+	lastSent [3]int
 	// cues are the cue marks found in each sentence (by its start).
 	cues     map[int]uint16
 	compSent map[int]bool
@@ -117,7 +118,9 @@ func (st *check) run() {
 	b := st.b
 	var ms []matchAt
 	if st.e.ac != nil {
-		for _, m := range st.e.ac.FindAllOverlapping(b) {
+		raw := st.e.ac.FindAllOverlapping(b)
+		ms = make([]matchAt, 0, len(raw))
+		for _, m := range raw {
 			s, en, ok := st.bounded(m.Start, m.End, m.PatternID)
 			if !ok {
 				continue
@@ -127,12 +130,17 @@ func (st *check) run() {
 	}
 	// Longest first at each position, so "superior to" wins over
 	// "superior" when a rule reports once per sentence.
-	slices.SortFunc(ms, func(a, b matchAt) int {
-		if a.s != b.s {
-			return a.s - b.s
+	// The automaton reports matches by their end; phrases are short, so an
+	// insertion sort by start moves each only a few places.
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for j > 0 && (ms[j-1].s > m.s || ms[j-1].s == m.s && ms[j-1].e < m.e) {
+			ms[j] = ms[j-1]
+			j--
 		}
-		return b.e - a.e
-	})
+		ms[j] = m
+	}
 	// The ISI section is found first: statements inside it are the
 	// safety information, not promotion.
 	if p := st.ctx.Product; p != nil && strings.TrimSpace(p.ISIText) != "" {
@@ -371,6 +379,17 @@ func (st *check) finish() []Finding {
 // ---- context helpers ----
 
 func (st *check) sentenceOf(p int) (int, int, int) {
+	// Matches come in text order: the last sentence usually holds the
+	// next one too.
+	if c := st.lastSent; p >= c[1] && p < c[2] {
+		return c[0], c[1], c[2]
+	}
+	k, s, e := st.findSentence(p)
+	st.lastSent = [3]int{k, s, e}
+	return k, s, e
+}
+
+func (st *check) findSentence(p int) (int, int, int) {
 	starts := st.sent
 	k := sort.Search(len(starts), func(i int) bool { return int(starts[i]) > p }) - 1
 	if k < 0 {
