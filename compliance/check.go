@@ -55,7 +55,7 @@ type check struct {
 	// start, so a long sentence with many triggers is read once per
 	// question.
 	sentFlags map[int][2]uint16
-	lastSent [3]int
+	lastSent  [3]int
 	// cues are the cue marks found in each sentence (by its start).
 	cues     map[int]uint16
 	compSent map[int]bool
