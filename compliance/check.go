@@ -55,8 +55,11 @@ type check struct {
 	// start, so a long sentence with many triggers is read once per
 	// question.
 	sentFlags map[int][2]uint16
-	compSent  map[int]bool
-	orgOn     []bool
+	lastSent  [3]int
+	// cues are the cue marks found in each sentence (by its start).
+	cues     map[int]uint16
+	compSent map[int]bool
+	orgOn    []bool
 	// arena holds the words looked up around the current match.
 	arena []tok
 }
@@ -115,7 +118,9 @@ func (st *check) run() {
 	b := st.b
 	var ms []matchAt
 	if st.e.ac != nil {
-		for _, m := range st.e.ac.FindAllOverlapping(b) {
+		raw := st.e.ac.FindAllOverlapping(b)
+		ms = make([]matchAt, 0, len(raw))
+		for _, m := range raw {
 			s, en, ok := st.bounded(m.Start, m.End, m.PatternID)
 			if !ok {
 				continue
@@ -125,12 +130,17 @@ func (st *check) run() {
 	}
 	// Longest first at each position, so "superior to" wins over
 	// "superior" when a rule reports once per sentence.
-	slices.SortFunc(ms, func(a, b matchAt) int {
-		if a.s != b.s {
-			return a.s - b.s
+	// The automaton reports matches by their end; phrases are short, so an
+	// insertion sort by start moves each only a few places.
+	for i := 1; i < len(ms); i++ {
+		m := ms[i]
+		j := i
+		for j > 0 && (ms[j-1].s > m.s || ms[j-1].s == m.s && ms[j-1].e < m.e) {
+			ms[j] = ms[j-1]
+			j--
 		}
-		return b.e - a.e
-	})
+		ms[j] = m
+	}
 	// The ISI section is found first: statements inside it are the
 	// safety information, not promotion.
 	if p := st.ctx.Product; p != nil && strings.TrimSpace(p.ISIText) != "" {
@@ -174,6 +184,16 @@ func (st *check) run() {
 		merged = append(merged, r)
 	}
 	st.isi = merged
+	// What each sentence is, from its cue phrases.
+	st.cues = map[int]uint16{}
+	for _, m := range ms {
+		for _, en := range st.e.entries[m.id] {
+			if en.kind == pkCue {
+				_, ss, _ := st.sentenceOf(m.s)
+				st.cues[ss] |= uint16(en.idx)
+			}
+		}
+	}
 	sk := 0
 	st.arena = make([]tok, 0, 256)
 	for _, m := range ms {
@@ -231,11 +251,17 @@ type matchAt struct {
 func (st *check) bounded(s, e, id int) (int, int, bool) {
 	b := st.b
 	p := st.e.pats[id]
-	suffix := true
+	suffix, anywhere := true, true
 	for _, en := range st.e.entries[id] {
-		if !en.suffix {
+		if !en.suffix && !en.anywhere {
 			suffix = false
 		}
+		if !en.anywhere {
+			anywhere = false
+		}
+	}
+	if anywhere {
+		return s, e, true
 	}
 	if !suffix && wordAt([]byte(p[:1]), 0) && wordBefore(b, s) {
 		return 0, 0, false
@@ -353,6 +379,17 @@ func (st *check) finish() []Finding {
 // ---- context helpers ----
 
 func (st *check) sentenceOf(p int) (int, int, int) {
+	// Matches come in text order: the last sentence usually holds the
+	// next one too.
+	if c := st.lastSent; p >= c[1] && p < c[2] {
+		return c[0], c[1], c[2]
+	}
+	k, s, e := st.findSentence(p)
+	st.lastSent = [3]int{k, s, e}
+	return k, s, e
+}
+
+func (st *check) findSentence(p int) (int, int, int) {
 	starts := st.sent
 	k := sort.Search(len(starts), func(i int) bool { return int(starts[i]) > p }) - 1
 	if k < 0 {
@@ -535,6 +572,16 @@ func (st *check) isHeading(p int) bool {
 
 var isiPointers = setOf("see", "read", "review", "refer", "including", "include", "includes", "our", "full", "and", "with", "the", "additional")
 
+// The cue marks.
+const (
+	cueSafety uint16 = 1 << iota
+	cueAdverse
+	cueNoClaim
+	cueConvenience
+	cueNotResult
+	cueRisk
+)
+
 const (
 	sfMarker uint16 = 1 << iota
 	sfAdverse
@@ -568,21 +615,21 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 			}
 		}
 	case sfAdverse:
-		v = containsAny(sent, adverseCues)
+		v = st.cues[ss]&cueAdverse != 0
 	case sfRisk:
 		v = bytes.Contains(sent, []byte("risk"))
 	case sfInstruction:
 		v = st.instruction(ss, se)
 	case sfNoClaim:
-		v = containsAny(sent, indicationCues) || containsAny(sent, unknownCues)
+		v = st.cues[ss]&cueNoClaim != 0
 	case sfSafety:
 		v = st.safetySentence(ss, se)
 	case sfProduct:
 		v = st.brandWord != "" && (len(indexWord(sent, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(sent, []byte(st.estWord))) > 0)
 	case sfConvenience:
-		v = containsAny(sent, convenienceCues)
+		v = st.cues[ss]&cueConvenience != 0
 	case sfNotResult:
-		v = containsAny(sent, notResultCues)
+		v = st.cues[ss]&cueNotResult != 0
 	}
 	f[0] |= flag
 	if v {

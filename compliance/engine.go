@@ -27,12 +27,17 @@ const (
 	pkOrg
 	pkCondition
 	pkAge
+	// pkCue phrases mark what a sentence is (a warning, a disclosure, an
+	// indication, a convenience comparison); idx holds the mark.
+	pkCue
 )
 
 type patEntry struct {
 	kind pkind
-	// suffix entries match the end of a word, not a whole one.
-	suffix bool
+	// suffix entries match the end of a word, not a whole one; anywhere
+	// entries match inside words too (cue stems such as "convenien").
+	suffix   bool
+	anywhere bool
 	// idx is the organisation rule (pkOrg) or off-label group (pkOffLabel).
 	idx     int
 	inflect bool
@@ -107,6 +112,15 @@ func Compile(cfg Config) (*Engine, error) {
 		e.add("than", patEntry{kind: pkThan})
 		for _, p := range unsubstantiatedPhrases {
 			e.add(p, patEntry{kind: pkUnsub})
+		}
+	}
+	for _, c := range []struct {
+		list [][]byte
+		mark uint16
+	}{{safetyPhrases, cueSafety}, {adverseCues, cueAdverse}, {indicationCues, cueNoClaim}, {unknownCues, cueNoClaim},
+		{convenienceCues, cueConvenience}, {notResultCues, cueNotResult}, {[][]byte{[]byte("risk")}, cueRisk}} {
+		for _, p := range c.list {
+			e.add(string(p), patEntry{kind: pkCue, idx: int(c.mark), anywhere: true})
 		}
 	}
 	e.add("important safety information", patEntry{kind: pkISIHead})

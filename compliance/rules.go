@@ -269,7 +269,7 @@ func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
 }
 
 var convenienceCues = [][]byte{[]byte("easier"), []byte("easy"), []byte("simpler"), []byte("simple"), []byte("convenien"),
-	[]byte("prefer"), []byte("dosing"), []byte("once a"), []byte("twice a"), []byte("a week"), []byte("a day"),
+	[]byte("prefer"), []byte("once a"), []byte("twice a"), []byte("a week"), []byte("a day"),
 	[]byte("a year"), []byte("a month"), []byte("daily"), []byte("weekly"), []byte("monthly"), []byte("regimen"),
 	[]byte("one capsule"), []byte("one injection"), []byte("one pill"), []byte("one tablet"), []byte("two pills"),
 	[]byte("instead of"), []byte("alternative"), []byte("steroid free"), []byte("cosmetic"), []byte("acceptab"),
@@ -307,7 +307,7 @@ func (st *check) than(m matchAt) {
 		return
 	}
 	nx := st.after(m.e, se, 1)
-	if moreLess[p0] && (len(nx) == 0 || isNumber(st.w(nx[0])) || st.is(nx, 0, quantityNext)) {
+	if moreLess[p0] && (len(nx) == 0 || isNumber(st.w(nx[0])) || st.is(nx, 0, quantityNext) || bytes.Contains(st.b[m.e:se], []byte(" alone"))) {
 		return // "more than 12,000 adults", "less than half"
 	}
 	start := -1
@@ -525,7 +525,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 			return
 		}
 	}
-	if st.negated(prev, 3) {
+	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) {
 		return
 	}
 	// Purpose and instructions: "to help reduce the risk of thrush",
@@ -537,7 +537,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 	// words: "Cutting down on salt can help…", "Improve inhaler technique
 	// at every visit", "Reduce waste: return used pens".
 	if !st.sentence(ss, se, sfProduct) {
-		if first := st.after(ss, se, 1); len(first) > 0 && (first[0].s == m.s && baseForm(st.w(first[0])) || strings.HasSuffix(st.w(first[0]), "ing")) {
+		if first := st.after(ss, se, 1); len(first) > 0 && (first[0].s == m.s && imperativeTriggers[st.w(first[0])] || strings.HasSuffix(st.w(first[0]), "ing")) {
 			return
 		}
 	}
@@ -611,8 +611,11 @@ var safetyPhrases = [][]byte{[]byte("not for"), []byte("not approved"), []byte("
 // warning.
 func (st *check) safetySentence(ss, se int) bool {
 	sent := st.b[ss:se]
-	if containsAny(sent, safetyPhrases) {
+	if st.cues[ss]&cueSafety != 0 {
 		return true
+	}
+	if st.cues[ss]&cueRisk == 0 {
+		return false
 	}
 	// "increased risk of pneumonia" warns; "reduced the risk of stroke"
 	// claims a benefit.
@@ -728,14 +731,15 @@ func youngestAge(ind []byte) int {
 // newNotClaims follow "new" when it describes something other than the
 // product: places, patients, symptoms, data.
 var (
-	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "hope")
+	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "hope", "year", "years")
 	newNotClaims = setOf("patients", "patient", "users", "user", "prescriptions", "prescription", "prescribers", "cases", "case",
 		"diagnosis", "diagnoses", "onset", "lesions", "lesion", "or", "symptoms", "symptom", "infections", "infection",
 		"data", "study", "studies", "research", "analysis", "analyses", "findings", "publication", "guidelines", "guideline",
 		"website", "site", "address", "account", "password", "appointment", "members", "member", "customers", "employees",
 		"hires", "year", "years", "episode", "episodes", "sores", "lumps", "lump", "moles", "mole", "pain", "rash", "headache",
 		"vision", "problems", "problem", "shortness", "chest", "bleeding", "bruising", "weakness", "numbness", "changes", "signs",
-		"cancers", "tumors", "tumours", "fractures")
+		"cancers", "tumors", "tumours", "fractures", "fracture", "patches", "patch", "spots", "spot", "cycle", "cycles",
+		"course", "courses", "dose", "doses", "round", "rounds", "flare", "flares", "attacks", "attack")
 	newPrevNotClaims = setOf("any", "other", "start", "starting", "taking", "take", "begin", "beginning", "develop", "develops", "developing", "notice", "experience", "report", "get", "have", "had")
 )
 
@@ -748,7 +752,8 @@ func (st *check) newClaim(m matchAt) {
 	_, ss, se := st.sentenceOf(m.s)
 	prev := st.before(ss, m.s, 2)
 	next := st.after(m.e, se, 2)
-	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(prev, 0, newPrevNotClaims) ||
+	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(next, 1, newNotClaims) && !st.eq(next, 1, "or") ||
+		st.is(prev, 0, newPrevNotClaims) || st.is(prev, 0, setOf("what's", "whats")) && st.is(next, 0, setOf("in", "at", "on", "with", "for")) && !st.productNear(m.e, 120) ||
 		st.eq(next, 0, "to") && st.is(prev, 0, newcomers) {
 		return
 	}
@@ -1359,8 +1364,17 @@ func min2(a, b int) int {
 	return b
 }
 
-// baseForm reports a verb in its bare form, as an instruction starts:
-// "Reduce", not "Reduces" or "Reduced".
-func baseForm(w string) bool {
-	return !strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "ing")
+// imperativeTriggers are the trigger verbs that start an instruction in
+// their bare form: "Reduce waste", "Improve inhaler technique".
+var imperativeTriggers = setOf("reduce", "improve", "lower", "help", "prevent", "protect", "control", "cut", "stop",
+	"ease", "calm", "soothe", "work", "drop", "achieve", "increase", "decrease", "restore", "boost", "slow")
+
+// productNear reports the brand or established name within n bytes after
+// p ("What's new for type 2 diabetes? Tirzaglenide, once a week.").
+func (st *check) productNear(p, n int) bool {
+	if st.brandWord == "" {
+		return false
+	}
+	w := st.b[p:min(len(st.b), p+n)]
+	return len(indexWord(w, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(w, []byte(st.estWord))) > 0
 }
