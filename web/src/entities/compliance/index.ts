@@ -128,10 +128,10 @@ export interface RuleList {
 /** Where a guideline comes from. */
 export type GuidelineSource = "fda" | "opdp" | "phrma" | "abpi" | "internal";
 export const GUIDELINE_SOURCES: readonly GuidelineSource[] = ["fda", "opdp", "phrma", "abpi", "internal"];
-const SOURCE_LABELS: Record<GuidelineSource, string> = { fda: "FDA", opdp: "OPDP", phrma: "PhRMA", abpi: "ABPI", internal: "Internal" };
+const SOURCE_LABELS: Partial<Record<string, string>> = { fda: "FDA", opdp: "OPDP", phrma: "PhRMA", abpi: "ABPI", internal: "Internal" };
 /** "FDA", "PhRMA", "Internal"… */
 export function guidelineSourceLabel(source: string): string {
-  return SOURCE_LABELS[source as GuidelineSource] ?? source;
+  return SOURCE_LABELS[source] ?? source;
 }
 
 /** A guideline document (guideline_documents). */

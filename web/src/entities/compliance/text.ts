@@ -8,17 +8,17 @@
 
 type Level = "info" | "warning" | "critical";
 
-const RANK: Record<Level, number> = { critical: 3, warning: 2, info: 1 };
-const LABELS: Record<Level, string> = { critical: "Critical", warning: "Warning", info: "Info" };
+const RANK: Partial<Record<string, number>> = { critical: 3, warning: 2, info: 1 };
+const LABELS: Partial<Record<string, string>> = { critical: "Critical", warning: "Warning", info: "Info" };
 
 /** "Critical", "Warning", "Info". */
 export function severityLabel(severity: string): string {
-  return LABELS[severity as Level] ?? severity;
+  return LABELS[severity] ?? severity;
 }
 
 /** How serious, for sorting: critical 3, warning 2, info 1, anything else 0. */
 export function severityRank(severity: string): number {
-  return RANK[severity as Level] ?? 0;
+  return RANK[severity] ?? 0;
 }
 
 /** A run of the text: marked when findings cover it, with the most serious of them. */
