@@ -113,3 +113,29 @@ export function phraseLines(value: string): string[] {
   }
   return out;
 }
+
+/** The badge colour of a severity (components/ui/badge's variants). */
+export function severityVariant(severity: string): "red" | "amber" | "blue" | "gray" {
+  if (severity === "critical") return "red";
+  if (severity === "warning") return "amber";
+  if (severity === "info") return "blue";
+  return "gray";
+}
+
+/** The marker-pen colour a severity's matches are marked with in a text (Tailwind classes). */
+export function severityMarkClass(severity: string | null): string {
+  if (severity === "critical") return "bg-red-200/80 dark:bg-red-800/60 underline decoration-red-600 decoration-2 underline-offset-2";
+  if (severity === "warning") return "bg-amber-200/80 dark:bg-amber-700/60 underline decoration-amber-600 decoration-2 underline-offset-2";
+  if (severity === "info") return "bg-sky-200/80 dark:bg-sky-800/60 underline decoration-sky-600 decoration-2 underline-offset-2";
+  return "";
+}
+
+/**
+ * The findings whose quote is still at their offsets in `text`: while one
+ * types, the last answer's marks stay where the words did not move and go
+ * where they did, until the next answer.
+ */
+export function stillThere<T extends { start: number; end: number; quote: string }>(text: string, findings: readonly T[]): T[] {
+  const points = Array.from(text);
+  return findings.filter((f) => f.end > f.start && f.end <= points.length && points.slice(f.start, f.end).join("") === f.quote);
+}
