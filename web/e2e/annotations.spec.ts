@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { accessToken, createFileAsset, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
 import { expect as baseExpect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
+import { selectWords } from "./support/pdf-selection";
 import { makePng } from "./support/png";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
@@ -137,40 +138,6 @@ async function openAsset(page: Page, assetId: string, query = ""): Promise<void>
   await page.goto(`/assets/${assetId}${query}`);
   await expect(page.getByRole("heading", { level: 1, name: "Zentria launch detail aid" })).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("threads-panel")).toBeVisible({ timeout: 30_000 });
-}
-
-/** The text layer of page `n` in `scope`, once pdf.js has built it. */
-async function textLayer(scope: Locator | Page, n: number): Promise<Locator> {
-  const layer = scope.locator(`[data-page-number="${n}"] .textLayer`);
-  await expect(layer).toBeAttached({ timeout: 30_000 });
-  await expect(layer).toContainText(/\S/);
-  return layer;
-}
-
-/**
- * Selects `words` on page `n` as a reader dragging over them would: a
- * selection inside the text layer's span that shows them.
- */
-async function selectWords(scope: Locator | Page, n: number, words: string): Promise<void> {
-  const layer = await textLayer(scope, n);
-  await layer.scrollIntoViewIfNeeded();
-  const found = await layer.evaluate((el, w) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node as Text;
-      const at = text.data.indexOf(w);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(text, at);
-      range.setEnd(text, at + w.length);
-      const selection = window.getSelection();
-      selection?.removeAllRanges();
-      selection?.addRange(range);
-      return true;
-    }
-    return false;
-  }, words);
-  expect(found, `"${words}" on page ${n}`).toBe(true);
 }
 
 /** Drags a box over page `n` from (x1, y1) to (x2, y2), in fractions of the page, scrolled so that the box is in view. */
