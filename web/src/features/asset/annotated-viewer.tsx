@@ -180,22 +180,22 @@ export function AnnotatedPdf({
         toolbar={onAnnotate ? <AreaToggle on={drawing} onChange={setDrawing} /> : null}
         pageOverlay={(n) => (
           <>
-          {findings ? <FindingMarkers anchors={findingAnchors.get(n)} layer={findings} /> : null}
-          <PageMarks
-            page={n}
-            anchors={anchors.get(n)}
-            regions={regions.get(n) ?? []}
-            byId={byId}
-            numbers={threads.numbers}
-            selected={selected}
-            onSelect={onSelect}
-            drawing={drawing}
-            onDrawn={onDrawn}
-            pending={pending?.page === n ? pending : null}
-            onAnnotatePending={() => {
-              if (pending) annotatePending(pending);
-            }}
-          />
+            {findings ? <FindingMarkers anchors={findingAnchors.get(n)} layer={findings} /> : null}
+            <PageMarks
+              page={n}
+              anchors={anchors.get(n)}
+              regions={regions.get(n) ?? []}
+              byId={byId}
+              numbers={threads.numbers}
+              selected={selected}
+              onSelect={onSelect}
+              drawing={drawing}
+              onDrawn={onDrawn}
+              pending={pending?.page === n ? pending : null}
+              onAnnotatePending={() => {
+                if (pending) annotatePending(pending);
+              }}
+            />
           </>
         )}
       />
@@ -308,24 +308,24 @@ export function AnnotatedAuthored({ html, title, annotations: { threads, selecte
         articleRef={article}
         overlay={
           <>
-          {findings ? <FindingMarkers anchors={findingAnchors.get(1)} layer={findings} /> : null}
-          <PageMarks
-            page={1}
-            anchors={anchors.get(1)}
-            regions={[]}
-            byId={byId}
-            numbers={threads.numbers}
-            selected={selected}
-            onSelect={onSelect}
-            drawing={false}
-            onDrawn={() => undefined}
-            pending={pending}
-            onAnnotatePending={() => {
-              if (!pending) return;
-              onAnnotate?.(textTarget(pending, 1, threads.pageTexts, threads.starts, pending.at.y));
-              clear();
-            }}
-          />
+            {findings ? <FindingMarkers anchors={findingAnchors.get(1)} layer={findings} /> : null}
+            <PageMarks
+              page={1}
+              anchors={anchors.get(1)}
+              regions={[]}
+              byId={byId}
+              numbers={threads.numbers}
+              selected={selected}
+              onSelect={onSelect}
+              drawing={false}
+              onDrawn={() => undefined}
+              pending={pending}
+              onAnnotatePending={() => {
+                if (!pending) return;
+                onAnnotate?.(textTarget(pending, 1, threads.pageTexts, threads.starts, pending.at.y));
+                clear();
+              }}
+            />
           </>
         }
       />
