@@ -28,6 +28,21 @@ var evalRules = []string{
 	compliance.RuleOffLabel,
 }
 
+// evalSets are the labelled sets the evaluation runs on: the tuning set, and
+// a held-out set written separately (never used to tune the rules) that
+// shows whether the rules generalise. minSentences and minPerRule are what the
+// format check asks of each (positives and negatives per rule). The held-out
+// set is reported, never enforced: its misses are a measure of overfitting, and
+// fixing them one by one would turn it into a second tuning set.
+var evalSets = []struct {
+	name                     string
+	minSentences, minPerRule int
+	enforced                 bool
+}{
+	{"eval", 400, 60, true},
+	{"holdout", 200, 30, false},
+}
+
 // evalTarget is the precision and recall every rule must reach.
 const evalTarget = 0.90
 
@@ -63,9 +78,9 @@ type evalSentence struct {
 
 // loadEvalSet reads and validates the set; every problem is reported, so a
 // broken file says everything that is wrong with it at once.
-func loadEvalSet(t *testing.T) (map[string]*compliance.Product, []evalSentence) {
+func loadEvalSet(t *testing.T, set string) (map[string]*compliance.Product, []evalSentence) {
 	t.Helper()
-	dir := filepath.Join("testdata", "eval")
+	dir := filepath.Join("testdata", set)
 
 	raw, err := os.ReadFile(filepath.Join(dir, "products.json"))
 	if err != nil {
@@ -189,9 +204,15 @@ func hasDup(xs []string) bool {
 // TestEvalSetFormat holds the set to what the issue asks of it: big enough,
 // every rule with positives and negatives, new-claim both due and not due.
 func TestEvalSetFormat(t *testing.T) {
-	products, sentences := loadEvalSet(t)
-	if len(sentences) < 400 {
-		t.Errorf("%d sentences, want at least 400", len(sentences))
+	for _, set := range evalSets {
+		t.Run(set.name, func(t *testing.T) { testEvalSetFormat(t, set.name, set.minSentences, set.minPerRule) })
+	}
+}
+
+func testEvalSetFormat(t *testing.T, set string, minSentences, minPerRule int) {
+	products, sentences := loadEvalSet(t, set)
+	if len(sentences) < minSentences {
+		t.Errorf("%d sentences, want at least %d", len(sentences), minSentences)
 	}
 	pos, neg := map[string]int{}, map[string]int{}
 	for _, s := range sentences {
@@ -203,8 +224,8 @@ func TestEvalSetFormat(t *testing.T) {
 		}
 	}
 	for _, r := range evalRules {
-		if pos[r] < 60 || neg[r] < 60 {
-			t.Errorf("%s: %d positives and %d negatives, want at least 60 of each", r, pos[r], neg[r])
+		if pos[r] < minPerRule || neg[r] < minPerRule {
+			t.Errorf("%s: %d positives and %d negatives, want at least %d of each", r, pos[r], neg[r], minPerRule)
 		}
 	}
 	// new-claim must be exercised on both sides of the six-month line.
@@ -244,7 +265,13 @@ func (c evalCount) recall() (float64, bool) {
 // TestEval runs the built-in rules over every sentence of the evaluation set
 // with its context and reports precision and recall per rule.
 func TestEval(t *testing.T) {
-	products, sentences := loadEvalSet(t)
+	for _, set := range evalSets {
+		t.Run(set.name, func(t *testing.T) { testEval(t, set.name, set.enforced) })
+	}
+}
+
+func testEval(t *testing.T, set string, enforced bool) {
+	products, sentences := loadEvalSet(t, set)
 	if t.Failed() {
 		t.FailNow()
 	}
@@ -290,7 +317,7 @@ func TestEval(t *testing.T) {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "evaluation set: %d sentences, %d products\n", len(sentences), len(products))
+	fmt.Fprintf(&b, "evaluation set %s: %d sentences, %d products\n", set, len(sentences), len(products))
 	fmt.Fprintf(&b, "%-17s %5s %5s %5s %5s %5s %10s %7s\n", "rule", "pos", "neg", "TP", "FP", "FN", "precision", "recall")
 	for _, r := range evalRules {
 		c := counts[r]
@@ -308,6 +335,10 @@ func TestEval(t *testing.T) {
 		}
 	}
 
+	if !enforced {
+		t.Logf("targets (precision and recall ≥ %.2f per rule) are reported, not enforced, on the held-out set", evalTarget)
+		return
+	}
 	if !evalStrict() {
 		t.Logf("targets (precision and recall ≥ %.2f per rule) not enforced: set FAIRBALANCE_EVAL_STRICT=1", evalTarget)
 		return

@@ -6,6 +6,7 @@ import { selectWords } from "./support/pdf-selection";
 import { makePng } from "./support/png";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
+import { expectNoSidewaysScroll } from "./support/layout";
 
 // Annotations on an asset's page (issue 16), in the browser against the
 // real server: a medical reviewer selects a sentence of a PDF and comments
@@ -159,18 +160,6 @@ async function dragBox(page: Page, n: number, [x1, y1, x2, y2]: [number, number,
 
 /** The thread card whose quote (or area label) contains `text`. */
 const thread = (page: Page, text: string | RegExp): Locator => page.getByTestId("thread").filter({ has: page.getByTestId("thread-quote").filter({ hasText: text }) });
-
-/** Fails when the page scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
-  const widths = await page.evaluate(() => ({
-    doc: document.documentElement.scrollWidth,
-    body: document.body.scrollWidth,
-    view: document.documentElement.clientWidth,
-  }));
-  expect(widths.doc, "the document scrolls sideways").toBeLessThanOrEqual(widths.view);
-  expect(widths.body, "the body scrolls sideways").toBeLessThanOrEqual(widths.view);
-}
 
 test("annotate a PDF's text and an area, reply with a mention, point a change request at a comment, and see it moved on version 2", async ({ browser, server, arrange }) => {
   test.setTimeout(480_000);
