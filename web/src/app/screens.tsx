@@ -66,7 +66,7 @@ export const ReviewScreen = lazyScreen(() => import("@/features/review/review-pa
 export const ContentScreen = lazyScreen(() => import("@/features/content/content-page").then((m) => m.ContentPage));
 export const ReferenceScreen = lazyScreen(() => import("@/features/content/reference-page").then((m) => m.ReferencePage));
 export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page").then((m) => m.AssetPage));
-export const GuidelinesScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.GuidelinesPage));
+export const GuidelinesScreen = lazyScreen(() => import("@/features/guidelines/guidelines-page").then((m) => m.GuidelinesPage));
 export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ComplianceIntelPage));
 
 /** The screen a path of the shell opens, for the entry points worth loading ahead. */

@@ -4,6 +4,8 @@ import type { Annotation, AnnotationTarget, RegionTarget } from "@/entities/anno
 import type { VersionSummary } from "@/entities/versions";
 import { type Anchor, anchorQuotes, HIGHLIGHT, paintHighlight, type QuoteToFind } from "./annotation-anchors";
 import { AreaToggle, PageMarks } from "./annotation-layer";
+import { type FindingLayer, useFindingAnchors, useFindingFocus, useFindingHighlights } from "./finding-highlights";
+import { FindingMarkers } from "./finding-layer";
 import type { Box } from "@/components/document-viewer/page-box";
 import { textTarget } from "./annotation-selection";
 import { AuthoredViewer } from "./authored-viewer";
@@ -22,6 +24,8 @@ export interface AnnotationProps {
   focus: { threadId: string; nonce: number } | null;
   /** Takes a new annotation's target (opens the annotate dialog); null: no annotating here. */
   onAnnotate: ((target: AnnotationTarget) => void) | null;
+  /** The version's open compliance findings, marked by "Compliance check" beside the comments. */
+  findings?: FindingLayer | undefined;
 }
 
 type RegionAnnotation = Annotation & { target: RegionTarget };
@@ -93,7 +97,7 @@ export function AnnotatedPdf({
   version,
   title,
   onShown,
-  annotations: { threads, selected, onSelect, focus, onAnnotate },
+  annotations: { threads, selected, onSelect, focus, onAnnotate, findings },
 }: {
   version: VersionSummary & { file_bucket: string; file_path: string };
   title: string;
@@ -134,6 +138,9 @@ export function AnnotatedPdf({
     return out;
   }, [layers, quotes]);
   useHighlights(anchors, byId, selected);
+  const findingAnchors = useFindingAnchors(findings, layers);
+  useFindingHighlights(findingAnchors, findings);
+  useFindingFocus(findings, findingAnchors, (page, y) => handle.current?.goTo(page, y));
 
   const locate = useCallback((range: Range) => {
     const start = range.startContainer.parentElement?.closest(".textLayer");
@@ -172,21 +179,24 @@ export function AnnotatedPdf({
         onTextLayer={onTextLayer}
         toolbar={onAnnotate ? <AreaToggle on={drawing} onChange={setDrawing} /> : null}
         pageOverlay={(n) => (
-          <PageMarks
-            page={n}
-            anchors={anchors.get(n)}
-            regions={regions.get(n) ?? []}
-            byId={byId}
-            numbers={threads.numbers}
-            selected={selected}
-            onSelect={onSelect}
-            drawing={drawing}
-            onDrawn={onDrawn}
-            pending={pending?.page === n ? pending : null}
-            onAnnotatePending={() => {
-              if (pending) annotatePending(pending);
-            }}
-          />
+          <>
+            {findings ? <FindingMarkers anchors={findingAnchors.get(n)} layer={findings} /> : null}
+            <PageMarks
+              page={n}
+              anchors={anchors.get(n)}
+              regions={regions.get(n) ?? []}
+              byId={byId}
+              numbers={threads.numbers}
+              selected={selected}
+              onSelect={onSelect}
+              drawing={drawing}
+              onDrawn={onDrawn}
+              pending={pending?.page === n ? pending : null}
+              onAnnotatePending={() => {
+                if (pending) annotatePending(pending);
+              }}
+            />
+          </>
         )}
       />
     </div>
@@ -227,7 +237,7 @@ function useFocus(
 }
 
 /** A composed version with its annotations: quotes highlighted in the text, numbered. */
-export function AnnotatedAuthored({ html, title, annotations: { threads, selected, onSelect, focus, onAnnotate } }: { html: string; title: string; annotations: AnnotationProps }) {
+export function AnnotatedAuthored({ html, title, annotations: { threads, selected, onSelect, focus, onAnnotate, findings } }: { html: string; title: string; annotations: AnnotationProps }) {
   const scope = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const article = useRef<HTMLElement>(null);
@@ -261,6 +271,16 @@ export function AnnotatedAuthored({ html, title, annotations: { threads, selecte
     setAnchors(new Map([[1, anchorQuotes(a, f, quotes)]]));
   }, [quotes, html, layout]);
   useHighlights(anchors, byId, selected);
+  // The composed text is one page, measured like the comments' quotes.
+  const [textLayers, setTextLayers] = useState<ReadonlyMap<number, { container: Element; page: Element }>>(() => new Map());
+  useEffect(() => {
+    const a = article.current;
+    const f = frame.current;
+    if (!a || !f) return;
+    setTextLayers(new Map([[1, { container: a, page: f }]]));
+  }, [html, layout]);
+  const findingAnchors = useFindingAnchors(findings, textLayers);
+  useFindingHighlights(findingAnchors, findings);
 
   const locate = useCallback((range: Range) => {
     const a = article.current;
@@ -270,12 +290,14 @@ export function AnnotatedAuthored({ html, title, annotations: { threads, selecte
   }, []);
   const { pending, clear } = useQuoteSelection(scope, locate, onAnnotate !== null);
 
-  useFocus(focus, threads, anchors, (_page, y) => {
+  const scrollTo = (_page: number, y: number) => {
     const f = frame.current;
     const scroller = f?.parentElement;
     if (!f || !scroller) return;
     scroller.scrollTo({ top: Math.max(0, f.offsetTop + y * f.offsetHeight - scroller.clientHeight / 3) });
-  });
+  };
+  useFocus(focus, threads, anchors, scrollTo);
+  useFindingFocus(findings, findingAnchors, scrollTo);
 
   return (
     <div ref={scope}>
@@ -285,23 +307,26 @@ export function AnnotatedAuthored({ html, title, annotations: { threads, selecte
         frameRef={frame}
         articleRef={article}
         overlay={
-          <PageMarks
-            page={1}
-            anchors={anchors.get(1)}
-            regions={[]}
-            byId={byId}
-            numbers={threads.numbers}
-            selected={selected}
-            onSelect={onSelect}
-            drawing={false}
-            onDrawn={() => undefined}
-            pending={pending}
-            onAnnotatePending={() => {
-              if (!pending) return;
-              onAnnotate?.(textTarget(pending, 1, threads.pageTexts, threads.starts, pending.at.y));
-              clear();
-            }}
-          />
+          <>
+            {findings ? <FindingMarkers anchors={findingAnchors.get(1)} layer={findings} /> : null}
+            <PageMarks
+              page={1}
+              anchors={anchors.get(1)}
+              regions={[]}
+              byId={byId}
+              numbers={threads.numbers}
+              selected={selected}
+              onSelect={onSelect}
+              drawing={false}
+              onDrawn={() => undefined}
+              pending={pending}
+              onAnnotatePending={() => {
+                if (!pending) return;
+                onAnnotate?.(textTarget(pending, 1, threads.pageTexts, threads.starts, pending.at.y));
+                clear();
+              }}
+            />
+          </>
         }
       />
     </div>

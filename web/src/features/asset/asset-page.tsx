@@ -17,6 +17,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip
 import type { MentionPerson } from "@/components/ui/mention-textarea";
 import { type Annotation, type AnnotationTarget, fetchAnnotationVersion, versionAnnotationsQuery } from "@/entities/annotations";
 import { annotateValues } from "@/entities/annotations/schema";
+import { type VersionFinding, versionFindingsQuery } from "@/entities/compliance";
 import { type Asset, assetQuery } from "@/entities/assets";
 import { ownMemberQuery, peopleQuery } from "@/entities/members";
 import { productSummariesQuery } from "@/entities/products";
@@ -44,6 +45,9 @@ import { answersForAsset, submittable, type Viewer } from "./review-rules";
 import { DetailsPanel, ModulesPanel, VersionsPanel } from "./side-panel";
 import { renditionOf } from "./types";
 import { useVersionThreads } from "./use-version-threads";
+import { canDismissFinding, canReopenFinding, findingMarks } from "./findings";
+import { DismissFindingDialog, FindingsPanel } from "./findings-panel";
+import type { FindingLayer } from "./finding-highlights";
 
 // The forms (react-hook-form, zod) are needed only once someone edits or
 // adds a version: they load then, not with the page's first paint.
@@ -261,11 +265,33 @@ function AssetDetail({
     showThread(a.thread_id);
     setReference({ referenceId: a.reference_id, page: a.reference_page ?? 1, quote: a.reference_quote, mode: "view" });
   };
+  // ---- compliance findings on the version shown
+  const findings = useQuery(versionFindingsQuery(asset.id, shown?.id, !compare));
+  const [selectedFinding, setSelectedFinding] = useState<string | null>(null);
+  const [findingFocus, setFindingFocus] = useState<FindingLayer["focus"]>(null);
+  const [dismissing, setDismissing] = useState<VersionFinding | null>(null);
+  const marks = useMemo(() => findingMarks(findings.data?.findings ?? [], threads.starts), [findings.data, threads.starts]);
+  const findingLayer: FindingLayer = {
+    marks,
+    selected: selectedFinding,
+    onSelect: (id) => {
+      setSelectedFinding(id);
+      document.getElementById("findings")?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    },
+    focus: findingFocus,
+  };
+  const showFinding = (f: VersionFinding) => {
+    setSelectedFinding(f.id);
+    setFindingFocus((x) => ({ findingId: f.id, nonce: (x?.nonce ?? 0) + 1 }));
+    const card = viewerCard.current?.getBoundingClientRect();
+    if (card && (card.bottom < 96 || card.top > window.innerHeight * 0.6)) viewerCard.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
   const annotationProps: AnnotationProps = {
     threads,
     selected,
     onSelect: selectThread,
     focus,
+    findings: findingLayer,
     onAnnotate: mayAnnotate
       ? (target: AnnotationTarget) => {
           setDraft({ target, values: annotateValues(role) });
@@ -503,6 +529,24 @@ function AssetDetail({
             )}
           </Card>
           {shown && !compare ? (
+            <Card id="findings" className="min-w-0 scroll-mt-20 p-4" data-testid="findings-card">
+              <FindingsPanel
+                assetId={asset.id}
+                versionNumber={shown.number}
+                isCurrent={isCurrent}
+                data={findings.data}
+                isPending={findings.isPending}
+                isError={findings.isError}
+                onRetry={() => void findings.refetch()}
+                selected={selectedFinding}
+                mayDismiss={canDismissFinding(viewer) && !archived}
+                mayReopen={canReopenFinding(viewer) && !archived}
+                onShow={showFinding}
+                onDismiss={setDismissing}
+              />
+            </Card>
+          ) : null}
+          {shown && !compare ? (
             <Card id="comments" className="min-w-0 scroll-mt-20 p-4" data-testid="comments-card">
               {!panelReady ? (
                 <PanelSkeleton label="Loading the comments" rows={3} />
@@ -655,6 +699,15 @@ function AssetDetail({
             onArchived={refresh}
           />
         </>
+      ) : null}
+      {dismissing ? (
+        <DismissFindingDialog
+          assetId={asset.id}
+          finding={dismissing}
+          onClose={() => {
+            setDismissing(null);
+          }}
+        />
       ) : null}
     </div>
   );

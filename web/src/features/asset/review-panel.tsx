@@ -413,11 +413,20 @@ function GateList({ assetId }: { assetId: string }) {
       </p>
     );
   }
-  return <UnmetConditions problems={gate.data.unmet} />;
+  return <UnmetConditions problems={gate.data.unmet} linkFindings />;
 }
 
 /** The gate's unmet conditions as a list (also the 422's, in the submit dialog). */
-export function UnmetConditions({ problems, title = "Not ready for review yet" }: { problems: { code: string; message: string }[]; title?: string }) {
+export function UnmetConditions({
+  problems,
+  title = "Not ready for review yet",
+  linkFindings = false,
+}: {
+  problems: { code: string; message: string }[];
+  title?: string;
+  /** Open critical findings (and a check still running) link to the findings panel. */
+  linkFindings?: boolean;
+}) {
   const id = useId();
   return (
     <div className="grid gap-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-amber-950 dark:border-amber-900 dark:bg-amber-950/40 dark:text-amber-100" data-testid="gate-unmet">
@@ -428,7 +437,17 @@ export function UnmetConditions({ problems, title = "Not ready for review yet" }
         {problems.map((p) => (
           <li key={p.code} className="flex items-start gap-2 text-sm leading-5">
             <CircleX aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            <span className="min-w-0 wrap-anywhere">{p.message}</span>
+            <span className="min-w-0 wrap-anywhere">
+              {p.message}
+              {linkFindings && (p.code === "critical_findings" || p.code === "compliance_pending") ? (
+                <>
+                  {" "}
+                  <a href="#findings" className="font-medium underline underline-offset-2">
+                    Show the findings
+                  </a>
+                </>
+              ) : null}
+            </span>
           </li>
         ))}
       </ul>

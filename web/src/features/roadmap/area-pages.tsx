@@ -1,4 +1,4 @@
-import { BookOpenCheck, type LucideIcon, Sparkles } from "lucide-react";
+import { type LucideIcon, Sparkles } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -59,18 +59,6 @@ function AreaScreen({ area, note }: { area: Area; note?: string }) {
   );
 }
 
-const GUIDELINES: Area = {
-  title: "Guidelines",
-  description: "The rules your content is pre-screened against.",
-  icon: BookOpenCheck,
-  capabilities: [
-    "Switch built-in compliance checks on and off",
-    "Add your own phrase lists and patterns with guidance",
-    "Try a rule on sample text before saving it",
-    "Keep guideline documents next to the rules",
-  ],
-};
-
 const INTEL: Area = {
   title: "Compliance Intelligence",
   description: "How content moves through review, at a glance.",
@@ -82,10 +70,6 @@ const INTEL: Area = {
     "Assets expiring in 30, 60 and 90 days",
   ],
 };
-
-export function GuidelinesPage() {
-  return <AreaScreen area={GUIDELINES} />;
-}
 
 export function ComplianceIntelPage() {
   return (
