@@ -268,6 +268,7 @@ type Tx interface {
 	AuditStore
 	StorageStore
 	SearchStore
+	InsightsStore
 }
 
 // Store is the whole storage port: reads outside transactions, and write

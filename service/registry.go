@@ -77,6 +77,7 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r.RegisterFunctions(content.Functions()...)
 	r.RegisterFunctions(r.Reviews.Functions()...)
 	r.RegisterFunctions(r.Annotations.Functions()...)
+	r.RegisterFunctions(r.insightsFunctions()...)
 	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {
