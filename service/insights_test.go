@@ -1,12 +1,14 @@
 package service_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 	"time"
 
 	"fairbalance"
 	"fairbalance/auth"
+	"fairbalance/sqlstore"
 	"fairbalance/sqlstore/sqltest"
 	"fairbalance/sqlstore/storetest"
 )
@@ -87,7 +89,7 @@ func TestComplianceInsights(t *testing.T) {
 
 			// Findings: B's superlative on version 1 and carried onto version 2
 			// (counted once), E's superlative, A's comparative a month later.
-			awaitFindingsTable(t, e)
+			awaitFindingsTable(t, e.db)
 			bv := readRows(t, e.matrixEnv, viewer, "asset_versions", "select=id&order=number&asset_id=eq."+b["id"].(string))
 			finding := func(asset map[string]any, productID any, version, first, rule string, created time.Time) {
 				t.Helper()
@@ -198,13 +200,13 @@ func wantJSON(t *testing.T, what string, v any, want string) {
 // awaitFindingsTable makes compliance_findings as the contract of issue 17
 // describes it until its migration (0024) is merged into this branch.
 // TODO(insights): remove once 0024_compliance lands.
-func awaitFindingsTable(t *testing.T, e *reviewEnv) {
+func awaitFindingsTable(t testing.TB, db *sqlstore.DB) {
 	t.Helper()
 	ts := "TIMESTAMP"
-	if e.db.Backend() == "postgres" {
+	if db.Backend() == "postgres" {
 		ts = "TIMESTAMPTZ"
 	}
-	err := sqltest.Exec(e.ctx, e.db, `CREATE TABLE IF NOT EXISTS compliance_findings (id TEXT PRIMARY KEY, org_id TEXT NOT NULL, asset_id TEXT NOT NULL,
+	err := sqltest.Exec(context.Background(), db, `CREATE TABLE IF NOT EXISTS compliance_findings (id TEXT PRIMARY KEY, org_id TEXT NOT NULL, asset_id TEXT NOT NULL,
   version_id TEXT NOT NULL, product_id TEXT, asset_type TEXT NOT NULL, rule TEXT NOT NULL, rule_version INTEGER NOT NULL, severity TEXT NOT NULL,
   state TEXT NOT NULL, start_pos INTEGER NOT NULL, end_pos INTEGER NOT NULL, quote TEXT NOT NULL, message TEXT NOT NULL, guidance TEXT NOT NULL,
   target TEXT NOT NULL, sort_page INTEGER NOT NULL, sort_pos INTEGER NOT NULL, first_version_id TEXT NOT NULL, created_at `+ts+` NOT NULL, updated_at `+ts+` NOT NULL)`)

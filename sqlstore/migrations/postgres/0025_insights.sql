@@ -6,8 +6,10 @@
 -- indexes carry the product filter's column (the copies of migration
 -- 0022) and what the statements read, so that the rows themselves are
 -- rarely visited.
+-- A cycle's first round, and its submission, found from any round.
+CREATE INDEX reviews_cycle_idx ON reviews (asset_id, round, status, submitted_at);
 CREATE INDEX reviews_closed_idx ON reviews (org_id, status, closed_at, asset_product_id, asset_id, round);
-CREATE INDEX review_steps_decided_idx ON review_steps (org_id, decided_at, status, role, asset_product_id);
+CREATE INDEX review_steps_decided_idx ON review_steps (org_id, decided_at, status, role, asset_product_id, activated_at);
 CREATE INDEX review_steps_active_idx ON review_steps (org_id, status, due_at, role, asset_product_id);
-CREATE INDEX change_requests_created_idx ON change_requests (org_id, created_at, role);
+CREATE INDEX change_requests_created_idx ON change_requests (org_id, created_at, role, review_id, annotation_id);
 CREATE INDEX assets_org_expiry_idx ON assets (org_id, status, expires_at, product_id);
