@@ -1497,6 +1497,14 @@ export type Database = {
         }
         Returns: Json
       }
+      compliance_insights: {
+        Args: {
+          from?: string
+          product_id?: string
+          to?: string
+        }
+        Returns: Json
+      }
       confirm_change: {
         Args: {
           change_request_id: string

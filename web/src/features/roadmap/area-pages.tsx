@@ -1,4 +1,4 @@
-import { BookOpenCheck, type LucideIcon, Sparkles } from "lucide-react";
+import { BookOpenCheck, type LucideIcon } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
@@ -71,34 +71,6 @@ const GUIDELINES: Area = {
   ],
 };
 
-const INTEL: Area = {
-  title: "Compliance Intelligence",
-  description: "How content moves through review, at a glance.",
-  icon: Sparkles,
-  capabilities: [
-    "First-pass approval rate and median cycle time",
-    "Findings by rule over time",
-    "Reviewer workload and turnaround by role",
-    "Assets expiring in 30, 60 and 90 days",
-  ],
-};
-
 export function GuidelinesPage() {
   return <AreaScreen area={GUIDELINES} />;
-}
-
-export function ComplianceIntelPage() {
-  return (
-    <div className="grid gap-6">
-      <AreaScreen area={INTEL} />
-      <section id="insights" aria-labelledby="insights-title" className="scroll-mt-20">
-        <h2 id="insights-title" className="text-lg font-semibold">
-          Insights
-        </h2>
-        <p className="mt-1 text-sm text-muted-foreground">
-          Insights are computed from completed review rounds; there are none on this instance yet.
-        </p>
-      </section>
-    </div>
-  );
 }
