@@ -3,7 +3,7 @@ import { type ReactNode, useId, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { SeriesTable } from "@/entities/insights";
 import { toCsv } from "@/lib/csv";
 import { saveBlob } from "@/lib/download";
@@ -84,8 +84,12 @@ export function ChartCard({
             {children}
           </div>
         ) : null}
-        <div className={cn("max-w-full overflow-x-auto", showTable ? "" : "sr-only", list && empty ? "sr-only" : "", list ? "max-h-80 overflow-y-auto" : "")}>
-          <Table>
+        {/* The table scrolls on its own when it is shown (a region the keyboard reaches); hidden, it is read by assistive technology only. */}
+        <div
+          className={cn(showTable ? "max-w-full overflow-x-auto" : "sr-only", list && empty ? "sr-only" : "", list ? "max-h-80 overflow-y-auto" : "")}
+          {...(showTable && !(list && empty) ? { tabIndex: 0, role: "region", "aria-label": `${title}: table` } : {})}
+        >
+          <table className="w-full caption-bottom text-sm">
             <caption className="sr-only">{title}</caption>
             <TableHeader>
               <TableRow>
@@ -121,7 +125,7 @@ export function ChartCard({
                 ))
               )}
             </TableBody>
-          </Table>
+          </table>
         </div>
       </CardContent>
     </Card>

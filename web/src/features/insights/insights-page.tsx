@@ -243,7 +243,7 @@ function InsightsBody({ data }: { data: Insights }) {
           empty={data.findings_by_rule.length === 0 ? "No compliance findings were raised in this period." : undefined}
         >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={findings.rows} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+            <BarChart accessibilityLayer={false} data={findings.rows} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
               <CartesianGrid vertical={false} stroke="var(--border)" />
               <XAxis dataKey="month" tickFormatter={shortMonth} tick={axis} tickLine={false} axisLine={false} interval="preserveStartEnd" />
               <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
@@ -265,7 +265,7 @@ function InsightsBody({ data }: { data: Insights }) {
           empty={data.first_pass.approved === 0 ? "No asset was approved in this period." : undefined}
         >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={rounds} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+            <BarChart accessibilityLayer={false} data={rounds} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
               <CartesianGrid vertical={false} stroke="var(--border)" />
               <XAxis dataKey="label" tick={axis} tickLine={false} axisLine={false} label={{ value: "rounds", position: "insideBottomRight", offset: -2, fontSize: 12 }} />
               <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
@@ -287,7 +287,7 @@ function InsightsBody({ data }: { data: Insights }) {
           empty={data.reasons.decisions.length === 0 ? "No round was sent back or rejected in this period." : undefined}
         >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={decisions.map((d) => ({ ...d, label: reviewerRoleLabel(d.role) }))} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+            <BarChart accessibilityLayer={false} data={decisions.map((d) => ({ ...d, label: reviewerRoleLabel(d.role) }))} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
               <CartesianGrid vertical={false} stroke="var(--border)" />
               <XAxis dataKey="label" tick={axis} tickLine={false} axisLine={false} />
               <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
@@ -308,7 +308,7 @@ function InsightsBody({ data }: { data: Insights }) {
           empty={categories.length === 0 ? "No change requests in this period." : undefined}
         >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={categories.map((c) => ({ ...c, label: categoryLabel(c.category) }))} layout="vertical" margin={{ top: 0, right: 16, left: 8, bottom: 0 }}>
+            <BarChart accessibilityLayer={false} data={categories.map((c) => ({ ...c, label: categoryLabel(c.category) }))} layout="vertical" margin={{ top: 0, right: 16, left: 8, bottom: 0 }}>
               <CartesianGrid horizontal={false} stroke="var(--border)" />
               <XAxis type="number" allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
               <YAxis type="category" dataKey="label" width={130} tick={axis} tickLine={false} axisLine={false} />
@@ -326,7 +326,7 @@ function InsightsBody({ data }: { data: Insights }) {
           filename={`reviewer-workload-${data.from}-${data.to}`}
         >
           <ResponsiveContainer width="100%" height="100%">
-            <BarChart data={workload} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
+            <BarChart accessibilityLayer={false} data={workload} margin={{ top: 8, right: 8, left: -16, bottom: 0 }}>
               <CartesianGrid vertical={false} stroke="var(--border)" />
               <XAxis dataKey="label" tick={axis} tickLine={false} axisLine={false} />
               <YAxis allowDecimals={false} tick={axis} tickLine={false} axisLine={false} />
@@ -412,6 +412,7 @@ function TurnaroundCard({ data }: { data: Insights }) {
     >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart
+          accessibilityLayer={false}
           data={data.workload.map((w) => ({ label: reviewerRoleLabel(w.role), days: w.median_turnaround_hours === null ? 0 : Math.round((w.median_turnaround_hours / 24) * 10) / 10 }))}
           layout="vertical"
           margin={{ top: 0, right: 24, left: 8, bottom: 0 }}
