@@ -49,14 +49,14 @@ export function ChartCard({
   };
   return (
     <Card className={cn("min-w-0", className)} data-testid={testId} aria-labelledby={titleId} role="region">
-      <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
+      <CardHeader className="flex flex-col items-stretch gap-2 sm:flex-row sm:items-start sm:justify-between">
         <div className="grid min-w-0 flex-1 gap-1">
           <CardTitle id={titleId} className="text-base">
             {title}
           </CardTitle>
           <CardDescription>{description}</CardDescription>
         </div>
-        <div className="flex shrink-0 gap-1">
+        <div className="-ml-2 flex shrink-0 gap-1 sm:ml-0">
           {list ? null : (
           <Button
             type="button"
@@ -111,7 +111,7 @@ export function ChartCard({
                 table.rows.map((row, r) => (
                   <TableRow key={`${String(r)}:${String(row[0])}`}>
                     {row.map((cell, i) => (
-                      <TableCell key={table.header[i] ?? i} className={cn(i > 0 && typeof cell === "number" ? "text-right tabular-nums" : "", i === 0 && list ? "min-w-40 whitespace-normal" : "")}>
+                      <TableCell key={table.header[i] ?? i} className={cn(i > 0 && typeof cell === "number" ? "text-right tabular-nums" : "", list && (i === 0 || (typeof cell === "string" && cell.length > 40)) ? "min-w-40 whitespace-normal" : "")}>
                         {i === 0 && links?.[r] ? (
                           <Link to={links[r]} className="font-medium underline-offset-2 hover:underline">
                             {cell}

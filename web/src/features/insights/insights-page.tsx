@@ -235,7 +235,6 @@ function InsightsBody({ data }: { data: Insights }) {
       <div className="grid min-w-0 grid-cols-1 gap-4 lg:grid-cols-2">
         <ChartCard
           testId="chart-findings"
-          className="lg:col-span-2"
           title="Findings by rule over time"
           description="Compliance-check findings raised each month, by rule (a finding carried to a new version counts once)."
           table={findingsTable(data)}
@@ -358,8 +357,8 @@ function InsightsBody({ data }: { data: Insights }) {
           title="Latest rejections"
           description="What the reviewers wrote when they rejected a piece."
           table={{
-            header: ["Asset", "Role", "Reason", "Decided"],
-            rows: data.reasons.recent_rejections.map((r) => [r.asset_title, reviewerRoleLabel(r.role), r.comment || "—", formatDate(r.decided_at)]),
+            header: ["Asset", "Reason", "Role", "Decided"],
+            rows: data.reasons.recent_rejections.map((r) => [r.asset_title, r.comment || "—", reviewerRoleLabel(r.role), formatDate(r.decided_at)]),
           }}
           links={data.reasons.recent_rejections.map((r) => `/assets/${r.asset_id}`)}
           filename={`rejections-${data.from}-${data.to}`}
@@ -368,14 +367,13 @@ function InsightsBody({ data }: { data: Insights }) {
         <ListCard
           testId="list-overdue"
           title={`Overdue steps (${String(data.overdue_total)})`}
-          description="Active review steps past their due date, the most overdue first."
+          description="Active review steps past their due date now, the most overdue first."
           table={{
-            header: ["Asset", "Role", "Reviewer", "Due", "Days overdue"],
+            header: ["Asset", "Role", "Reviewer", "Days overdue"],
             rows: data.overdue.map((o) => [
               o.asset_title,
               reviewerRoleLabel(o.role),
               o.claimed_by ? (names.get(o.claimed_by) ?? "A reviewer") : "Unclaimed",
-              formatDate(o.due_at),
               o.days_overdue,
             ]),
           }}
@@ -418,7 +416,7 @@ function TurnaroundCard({ data }: { data: Insights }) {
           margin={{ top: 0, right: 24, left: 8, bottom: 0 }}
         >
           <CartesianGrid horizontal={false} stroke="var(--border)" />
-          <XAxis type="number" tick={axis} tickLine={false} axisLine={false} unit=" d" />
+          <XAxis type="number" tick={axis} tickLine={false} axisLine={false} allowDecimals={false} unit=" d" />
           <YAxis type="category" dataKey="label" width={90} tick={axis} tickLine={false} axisLine={false} />
           <Tooltip formatter={(v) => `${String(v)} days`} />
           <Bar dataKey="days" name="Median turnaround" fill="#0891b2" radius={[0, 4, 4, 0]} isAnimationActive={false} />
