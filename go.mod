@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/alexedwards/argon2id v1.0.0
 	github.com/boombuler/barcode v1.1.0
+	github.com/coregx/ahocorasick v0.3.1
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
 	github.com/emersion/go-smtp v0.25.1
 	github.com/go-pdf/fpdf v0.9.0

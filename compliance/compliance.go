@@ -6,6 +6,35 @@
 //
 // Offsets everywhere count Unicode code points of Document.Text, as the
 // W3C text position selector does.
+//
+// The built-in rules and their default severities (Builtins lists them;
+// an organisation may switch each off or change its severity):
+//
+//	superlative       critical  unqualified superlatives and absolutes
+//	comparative       critical  comparisons with no reference
+//	unsubstantiated   warning   efficacy or safety statements with no reference
+//	fair-balance      critical  promotional efficacy claims without ISI
+//	established-name  warning   brand without its established name nearby
+//	off-label         critical  populations or conditions not in the indications
+//	new-claim         warning   "new" more than six months after launch
+//	expired-module    critical  module or claim text past its expiry
+//	pi-reference      warning   no "see full Prescribing Information" statement
+//	channel-length    warning   social post over the channel's length, no ISI link
+//	readability       warning   patient text above reading grade 8
+//
+// Every phrase rule, built-in or the organisation's, is matched in one pass
+// of an Aho–Corasick automaton over a normalised copy of the text (lower
+// case, curly quotes and dashes made ASCII, whitespace and line breaks made
+// one space, hyphens between words made spaces, ® ™ and soft hyphens
+// dropped, superscripts and footnote symbols made one reference mark);
+// every normalised byte remembers the code point it came from, so matches
+// convert back to offsets of the original. Each match is then judged in
+// its sentence: qualification ("one of the most"), negation ("not the
+// only"), instructions ("to help reduce the risk of thrush"), baselines
+// ("compared with the pre-study year"), reference markers, linked claims
+// and the safety information section. The reading grade is Flesch–Kincaid
+// with a vowel-group syllable count (no maintained Go library for it is
+// available to the project).
 package compliance
 
 import "time"
@@ -107,7 +136,8 @@ type Context struct {
 	// links; comparative and unsubstantiated statements inside a linked
 	// claim's text are substantiated.
 	LinkedClaims []Span
-	// AsOf is the date the check is for (new-claim, expired-module).
+	// AsOf is the date the check is for (new-claim, expired-module); the
+	// zero time means today (UTC).
 	AsOf time.Time
 }
 
@@ -163,21 +193,3 @@ type BuiltinRule struct {
 	Severity Severity `json:"severity"`
 	Summary  string   `json:"summary"`
 }
-
-// Engine is a compiled rule set. It is safe for concurrent use; compiling
-// is the expensive part, so callers keep one per organisation rule set.
-type Engine struct {
-	cfg Config
-}
-
-// Builtins lists the built-in rules in display order.
-func Builtins() []BuiltinRule { return nil }
-
-// Compile checks cfg (valid severities, RE2 patterns, non-empty phrase
-// lists) and builds its matchers. A bad rule is an error naming it.
-func Compile(cfg Config) (*Engine, error) { return &Engine{cfg: cfg}, nil }
-
-// Check runs every enabled rule over doc in one pass for the phrase rules
-// and returns the findings ordered by Start, then Rule. Offsets are inside
-// doc.Text and on code-point boundaries.
-func (e *Engine) Check(doc Document, ctx Context) []Finding { return nil }

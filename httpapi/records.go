@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -50,7 +51,19 @@ func exportCallerError(err error) error {
 	return &fairbalance.Error{Kind: kind, Code: e.Code, Message: e.Message}
 }
 
-func (a *API) handleReviewRecord(format string) http.HandlerFunc {
+// export is one document an export route answers: its file name without
+// the extension, the value its JSON carries, how its PDF is drawn, and what
+// to release once it is sent.
+type export struct {
+	name  string
+	value any
+	pdf   func() ([]byte, error)
+	done  func()
+}
+
+// handleExport answers the document load builds for the member behind the
+// bearer token and the path's id, as JSON or as a PDF.
+func (a *API) handleExport(format string, load func(ctx context.Context, c fairbalance.Caller, id, format string) (export, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if a.records == nil {
 			a.handleAPINotFound(w, r)
@@ -61,61 +74,63 @@ func (a *API) handleReviewRecord(format string) http.HandlerFunc {
 			a.apiError(w, r, err)
 			return
 		}
-		exp, err := a.records.ReviewRecord(service.WithClient(r.Context(), a.client(r)), c, r.PathValue("id"), format)
+		exp, err := load(service.WithClient(r.Context(), a.client(r)), c, r.PathValue("id"), format)
 		if err != nil {
 			a.apiError(w, r, err)
 			return
 		}
-		if exp.File != nil {
-			defer exp.File.Close()
+		if exp.done != nil {
+			defer exp.done()
 		}
-		rec := exp.Record
-		name := fmt.Sprintf("review-record-%s-round-%d", fileSafe(rec.Asset.JobCode), rec.Round.Number)
 		if format == service.FormatJSON {
-			a.sendJSONDocument(w, r, name+".json", rec)
+			a.sendJSONDocument(w, r, exp.name+".json", exp.value)
 			return
 		}
-		var file io.ReadSeeker
-		if exp.File != nil {
-			file = exp.File
-		}
-		doc, err := recordpdf.ReviewRecord(rec, file, exp.FileProblem)
+		doc, err := exp.pdf()
 		if err != nil {
 			a.apiError(w, r, err)
 			return
 		}
-		sendDocument(w, "application/pdf", name+".pdf", doc)
+		sendDocument(w, "application/pdf", exp.name+".pdf", doc)
 	}
 }
 
-func (a *API) handleForm2253(format string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if a.records == nil {
-			a.handleAPINotFound(w, r)
-			return
-		}
-		c, err := a.exportCaller(r)
-		if err != nil {
-			a.apiError(w, r, err)
-			return
-		}
-		form, err := a.records.Form2253(service.WithClient(r.Context(), a.client(r)), c, r.PathValue("id"), format)
-		if err != nil {
-			a.apiError(w, r, err)
-			return
-		}
-		name := "form-2253-" + fileSafe(form.Material.MaterialID)
-		if format == service.FormatJSON {
-			a.sendJSONDocument(w, r, name+".json", form)
-			return
-		}
-		doc, err := recordpdf.Form2253(form)
-		if err != nil {
-			a.apiError(w, r, err)
-			return
-		}
-		sendDocument(w, "application/pdf", name+".pdf", doc)
+// reviewRecord is the record of a review round: its JSON, or its PDF (the
+// version's own pages, when it is a PDF, then the record's).
+func (a *API) reviewRecord(ctx context.Context, c fairbalance.Caller, id, format string) (export, error) {
+	exp, err := a.records.ReviewRecord(ctx, c, id, format)
+	if err != nil {
+		return export{}, err
 	}
+	rec := exp.Record
+	out := export{
+		name:  fmt.Sprintf("review-record-%s-round-%d", fileSafe(rec.Asset.JobCode), rec.Round.Number),
+		value: rec,
+		pdf: func() ([]byte, error) {
+			var file io.ReadSeeker
+			if exp.File != nil {
+				file = exp.File
+			}
+			return recordpdf.ReviewRecord(rec, file, exp.FileProblem)
+		},
+	}
+	if exp.File != nil {
+		out.done = func() { _ = exp.File.Close() }
+	}
+	return out, nil
+}
+
+// form2253 is the Form 2253 data of an approved asset.
+func (a *API) form2253(ctx context.Context, c fairbalance.Caller, id, format string) (export, error) {
+	form, err := a.records.Form2253(ctx, c, id, format)
+	if err != nil {
+		return export{}, err
+	}
+	return export{
+		name:  "form-2253-" + fileSafe(form.Material.MaterialID),
+		value: form,
+		pdf:   func() ([]byte, error) { return recordpdf.Form2253(form) },
+	}, nil
 }
 
 // sendJSONDocument answers v as an indented JSON attachment.

@@ -80,10 +80,10 @@ func (a *API) Handler() http.Handler {
 	mux.Handle("POST /api/preview/session", a.auth(keyed, "preview", rulePreview, a.handlePreviewSession))
 	mux.HandleFunc("GET /api/config", a.handleConfig)
 	mux.Handle("GET /api/admin/mail", a.auth(keyed, "", noLimit, a.admin(a.handleMail)))
-	mux.HandleFunc("GET /api/reviews/{id}/record.pdf", a.handleReviewRecord(service.FormatPDF))
-	mux.HandleFunc("GET /api/reviews/{id}/record.json", a.handleReviewRecord(service.FormatJSON))
-	mux.HandleFunc("GET /api/assets/{id}/form-2253.pdf", a.handleForm2253(service.FormatPDF))
-	mux.HandleFunc("GET /api/assets/{id}/form-2253.json", a.handleForm2253(service.FormatJSON))
+	mux.HandleFunc("GET /api/reviews/{id}/record.pdf", a.handleExport(service.FormatPDF, a.reviewRecord))
+	mux.HandleFunc("GET /api/reviews/{id}/record.json", a.handleExport(service.FormatJSON, a.reviewRecord))
+	mux.HandleFunc("GET /api/assets/{id}/form-2253.pdf", a.handleExport(service.FormatPDF, a.form2253))
+	mux.HandleFunc("GET /api/assets/{id}/form-2253.json", a.handleExport(service.FormatJSON, a.form2253))
 	mux.HandleFunc("/api/", a.handleAPINotFound)
 
 	// Functions and gate.

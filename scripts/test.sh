@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-step() { printf '\n=== %s\n' "$*"; }
+step() { printf '\n=== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fairbalance-test.XXXXXX")
 chmod 755 "$tmp"
@@ -45,7 +45,7 @@ step "go vet"
 go vet $pkgs
 
 step "go test -race (SQLite and PostgreSQL)"
-go test -race -count=1 -timeout 30m $pkgs
+go test -race -count=1 -timeout 60m $pkgs
 
 step "web: lint and unit tests"
 (cd web && npm run lint && npm test)
@@ -77,3 +77,4 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 step "end-to-end: Playwright in Chromium against the real binary"
 (cd web && FAIRBALANCE_BIN="$root/bin/fairbalance" CI=1 npx playwright test)
+step "done"

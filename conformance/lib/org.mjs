@@ -4,16 +4,21 @@
 import assert from 'node:assert/strict';
 import { confirmedUser, signedIn, decodeJwt } from './server.mjs';
 
-/** A confirmed, signed-in user named `name`: { email, password, client, uid }. */
-export async function member(srv, name) {
-  const u = await confirmedUser(srv, { data: { full_name: name } });
+/**
+ * A confirmed, signed-in user: { email, password, client, session, uid }.
+ * `who` is their full name, or the user metadata to sign up with; without
+ * it the user has no name.
+ */
+export async function member(srv, who) {
+  const data = typeof who === 'string' ? { full_name: who } : who;
+  const u = await confirmedUser(srv, { data });
   const { client, session } = await signedIn(srv, u.email, u.password);
-  return { ...u, client, uid: decodeJwt(session.access_token).payload.sub };
+  return { ...u, client, session, uid: decodeJwt(session.access_token).payload.sub };
 }
 
-/** An organisation named `name` whose creator, Ada Admin, is its admin. */
-export async function onboard(srv, name) {
-  const m = await member(srv, 'Ada Admin');
+/** An organisation named `name` whose creator (`adminName`, Ada Admin unless given) is its admin. */
+export async function onboard(srv, name, adminName = 'Ada Admin') {
+  const m = await member(srv, adminName);
   const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
   assert.equal(error, null, JSON.stringify(error));
   let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);

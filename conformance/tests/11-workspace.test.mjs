@@ -4,46 +4,19 @@
 // export, diagnostics, the pilot checklist and avatar validation.
 import assert from 'node:assert/strict';
 import { describe, it, before, after } from 'node:test';
-import { BACKENDS, startServer, perBackend, confirmedUser, signedIn, decodeJwt, refreshRaw } from '../lib/server.mjs';
+import { BACKENDS, startServer, perBackend, signedIn, decodeJwt, refreshRaw } from '../lib/server.mjs';
+import { member, onboard, invited as join } from '../lib/org.mjs';
 
 const DEMO_REFUSAL = 'Demo mode: writes disabled. This is a read-only preview.';
-
-async function member(srv, data) {
-  const u = await confirmedUser(srv, { data });
-  const { client, session } = await signedIn(srv, u.email, u.password);
-  return { ...u, client, session, uid: decodeJwt(session.access_token).payload.sub };
-}
-
-// An organisation with its creator as admin.
-async function onboard(srv, name) {
-  const m = await member(srv, { full_name: `Admin ${name}` });
-  const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
-  assert.equal(error, null, JSON.stringify(error));
-  let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  r = await m.client.from('profiles_v2').update({ role: 'admin' }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  return { ...m, org };
-}
-
-// A member who joined the organisation by invitation, with a role.
-async function join(srv, admin, role, name) {
-  const m = await member(srv, { full_name: name });
-  const { data: inv, error } = await admin.client.rpc('create_invite', { email: m.email, role });
-  assert.equal(error, null, JSON.stringify(error));
-  const ok = await m.client.rpc('accept_invite', { token: inv.token });
-  assert.equal(ok.data?.success, true, JSON.stringify(ok));
-  return m;
-}
 
 perBackend((ctx) => {
   const { it } = ctx;
 
   it('members: the directory of one\'s own organisation, with filters and counts', async () => {
-    const a = await onboard(ctx.srv, 'Kappa Pharma');
+    const a = await onboard(ctx.srv, 'Kappa Pharma', 'Admin Kappa Pharma');
     const med = await join(ctx.srv, a, 'reviewer_medical', 'Mia Medical');
     await join(ctx.srv, a, 'reviewer_legal', 'Lou Legal');
-    const b = await onboard(ctx.srv, 'Lambda Bio');
+    const b = await onboard(ctx.srv, 'Lambda Bio', 'Admin Lambda Bio');
 
     const { data, error, count } = await med.client.from('members').select('*', { count: 'exact' }).order('full_name');
     assert.equal(error, null, JSON.stringify(error));
@@ -73,7 +46,7 @@ perBackend((ctx) => {
   });
 
   it('invitations: admins list, resend (e-mailed link, new token) and revoke them', async () => {
-    const a = await onboard(ctx.srv, 'Mu Health');
+    const a = await onboard(ctx.srv, 'Mu Health', 'Admin Mu Health');
     const viewer = await join(ctx.srv, a, 'viewer', 'Vic Viewer');
     const email = `invitee-${Date.now()}@example.com`;
     const { data: inv } = await a.client.rpc('create_invite', { email, role: 'marketer' });
@@ -117,7 +90,7 @@ perBackend((ctx) => {
     const refused = await viewer.client.rpc('revoke_invite', { invite_id: inv.id });
     assert.equal(refused.error.code, '42501');
     assert.equal(refused.status, 403);
-    const b = await onboard(ctx.srv, 'Nu Labs');
+    const b = await onboard(ctx.srv, 'Nu Labs', 'Admin Nu Labs');
     const foreign = await b.client.rpc('resend_invite', { invite_id: inv.id });
     assert.equal(foreign.error.message, 'Invitation not found');
     const bad = await a.client.rpc('revoke_invite', { invite_id: 'not-a-uuid' });
@@ -129,7 +102,7 @@ perBackend((ctx) => {
   });
 
   it('deactivation ends every session and refuses sign-in until reactivated', async () => {
-    const a = await onboard(ctx.srv, 'Xi Therapeutics');
+    const a = await onboard(ctx.srv, 'Xi Therapeutics', 'Admin Xi Therapeutics');
     const m = await join(ctx.srv, a, 'marketer', 'Max Marketer');
     const { data: row, error } = await a.client.rpc('deactivate_member', { user_id: m.uid });
     assert.equal(error, null, JSON.stringify(error));
@@ -166,7 +139,7 @@ perBackend((ctx) => {
   });
 
   it('notification preferences: one row per user, created by upsert', async () => {
-    const a = await onboard(ctx.srv, 'Omicron Rx');
+    const a = await onboard(ctx.srv, 'Omicron Rx', 'Admin Omicron Rx');
     const m = await join(ctx.srv, a, 'reviewer_regulatory', 'Rae Regulatory');
     let r = await m.client.from('notification_preferences').select('*').maybeSingle();
     assert.equal(r.error, null);
@@ -214,7 +187,7 @@ perBackend((ctx) => {
   });
 
   it('verify_audit_chain, pilot_status and diagnostics', async () => {
-    const a = await onboard(ctx.srv, 'Pi Devices');
+    const a = await onboard(ctx.srv, 'Pi Devices', 'Admin Pi Devices');
     const v = await join(ctx.srv, a, 'viewer', 'Val Viewer');
     const { data: check, error } = await v.client.rpc('verify_audit_chain');
     assert.equal(error, null, JSON.stringify(error));
@@ -255,7 +228,7 @@ perBackend((ctx) => {
   });
 
   it('CSV export of the audit trail, with formula cells neutralised', async () => {
-    const a = await onboard(ctx.srv, 'Rho Medical');
+    const a = await onboard(ctx.srv, 'Rho Medical', 'Admin Rho Medical');
     await a.client.from('audit_logs_v2').insert({ action: '=HYPERLINK("http://evil.example")', object_type: 'note, with comma', meta: { a: 1 } });
     const { data, error, status } = await a.client.from('audit_logs_v2').select('id, action, object_type, meta').order('id').csv();
     assert.equal(error, null, JSON.stringify(error));

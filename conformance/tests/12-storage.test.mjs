@@ -2,27 +2,10 @@
 // upload, download, list, listV2, move, copy, signed URLs, remove, and the refusals
 // (another organisation, a type outside the bucket's list, the size limit).
 import assert from 'node:assert/strict';
-import { perBackend, confirmedUser, signedIn, decodeJwt, rand } from '../lib/server.mjs';
+import { perBackend, rand } from '../lib/server.mjs';
+import { member, onboard } from '../lib/org.mjs';
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
-
-async function member(srv) {
-  const u = await confirmedUser(srv, { data: { full_name: 'Storage Tester' } });
-  const { client, session } = await signedIn(srv, u.email, u.password);
-  return { ...u, client, uid: decodeJwt(session.access_token).payload.sub };
-}
-
-// An organisation with its creator as admin.
-async function onboard(srv, name) {
-  const m = await member(srv);
-  const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
-  assert.equal(error, null, JSON.stringify(error));
-  let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  r = await m.client.from('profiles_v2').update({ role: 'admin' }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  return { ...m, org };
-}
 
 function pdfBlob(extra = 0) {
   return new Blob([PDF, Buffer.alloc(extra, 0x20)], { type: 'application/pdf' });
@@ -32,7 +15,7 @@ perBackend((ctx) => {
   const { it } = ctx;
 
   it('buckets, upload, download, list, move, copy, signed URLs and remove', async () => {
-    const a = await onboard(ctx.srv, `Storage ${rand(4)}`);
+    const a = await onboard(ctx.srv, `Storage ${rand(4)}`, 'Storage Tester');
     const bucket = `docs-${rand(6).toLowerCase()}`;
     const st = a.client.storage;
 
@@ -112,8 +95,8 @@ perBackend((ctx) => {
   });
 
   it('listV2: cursor pages, folders with the delimiter, sort by time', async () => {
-    const a = await onboard(ctx.srv, `Storage L ${rand(4)}`);
-    const b = await onboard(ctx.srv, `Storage M ${rand(4)}`);
+    const a = await onboard(ctx.srv, `Storage L ${rand(4)}`, 'Storage Tester');
+    const b = await onboard(ctx.srv, `Storage M ${rand(4)}`, 'Storage Tester');
     const bucket = `list-${rand(6).toLowerCase()}`;
     let r = await a.client.storage.createBucket(bucket);
     assert.equal(r.error, null, JSON.stringify(r.error));
@@ -179,8 +162,8 @@ perBackend((ctx) => {
   });
 
   it('refusals: another organisation, a type outside the list, the size limit', async () => {
-    const a = await onboard(ctx.srv, `Storage A ${rand(4)}`);
-    const b = await onboard(ctx.srv, `Storage B ${rand(4)}`);
+    const a = await onboard(ctx.srv, `Storage A ${rand(4)}`, 'Storage Tester');
+    const b = await onboard(ctx.srv, `Storage B ${rand(4)}`, 'Storage Tester');
     const bucket = `secret-${rand(6).toLowerCase()}`;
     let r = await a.client.storage.createBucket(bucket, { fileSizeLimit: 1000, allowedMimeTypes: ['application/pdf'] });
     assert.equal(r.error, null, JSON.stringify(r.error));

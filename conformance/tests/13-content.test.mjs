@@ -3,35 +3,8 @@
 // uploadToSignedUrl), versions, embeds, claims quoting reference pages,
 // and the refusals (a viewer, another organisation, a client-chosen path).
 import assert from 'node:assert/strict';
-import { perBackend, confirmedUser, signedIn, decodeJwt, rand } from '../lib/server.mjs';
-
-async function member(srv, name = 'Content Tester') {
-  const u = await confirmedUser(srv, { data: { full_name: name } });
-  const { client, session } = await signedIn(srv, u.email, u.password);
-  return { ...u, client, uid: decodeJwt(session.access_token).payload.sub };
-}
-
-// An organisation with its creator as admin.
-async function onboard(srv, name) {
-  const m = await member(srv, 'Admin');
-  const { data: org, error } = await m.client.from('orgs').insert({ name }).select().single();
-  assert.equal(error, null, JSON.stringify(error));
-  let r = await m.client.from('profiles_v2').update({ org_id: org.id }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  r = await m.client.from('profiles_v2').update({ role: 'admin' }).eq('id', m.uid);
-  assert.equal(r.error, null, JSON.stringify(r.error));
-  return { ...m, org };
-}
-
-// A member of admin's organisation with role, by invitation.
-async function invited(srv, admin, role, name) {
-  const m = await member(srv, name);
-  const { data: inv, error } = await admin.client.rpc('create_invite', { email: m.email, role });
-  assert.equal(error, null, JSON.stringify(error));
-  const ok = await m.client.rpc('accept_invite', { token: inv.token });
-  assert.equal(ok.data?.success, true, JSON.stringify(ok));
-  return m;
-}
+import { perBackend, rand } from '../lib/server.mjs';
+import { member, onboard, invited } from '../lib/org.mjs';
 
 // A PDF with one page per text (Helvetica), with a correct cross-reference table.
 function makePdf(pages) {
@@ -81,7 +54,7 @@ perBackend((ctx) => {
   const { it } = ctx;
 
   it('products, composed and uploaded assets, versions, embeds, claims with reference passages; refusals', async () => {
-    const admin = await onboard(ctx.srv, `Content ${rand(4)}`);
+    const admin = await onboard(ctx.srv, `Content ${rand(4)}`, 'Admin');
     const marketer = await invited(ctx.srv, admin, 'marketer', 'Mara Marketer');
     const viewer = await invited(ctx.srv, admin, 'viewer', 'Vic Viewer');
 
@@ -222,7 +195,7 @@ perBackend((ctx) => {
     assert.equal(r.error?.code, '42501');
 
     // Another organisation sees nothing and reaches nothing.
-    const stranger = await onboard(ctx.srv, `Rival ${rand(4)}`);
+    const stranger = await onboard(ctx.srv, `Rival ${rand(4)}`, 'Admin');
     for (const table of ['products', 'assets', 'asset_versions', 'modules', 'claims', 'claim_references', 'references', 'version_modules']) {
       r = await stranger.client.from(table).select('*');
       assert.equal(r.error, null, `${table}: ${JSON.stringify(r.error)}`);
@@ -243,7 +216,7 @@ perBackend((ctx) => {
   });
 
   it('a version submitted for review is never changed or deleted, not even with the service key, nor is its file', async () => {
-    const admin = await onboard(ctx.srv, `Frozen ${rand(4)}`);
+    const admin = await onboard(ctx.srv, `Frozen ${rand(4)}`, 'Admin');
     const marketer = await invited(ctx.srv, admin, 'marketer', 'Mara Marketer');
     const product = (await admin.client.from('products').insert({ brand_name: 'Zelvora' }).select().single()).data;
     const path = await uploadFile(marketer.client, 'asset-files', 'Deck.pdf', PDF, 'application/pdf');

@@ -2,9 +2,11 @@ import { mkdirSync, readFileSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { accessToken, createFileAsset, insertAs, rpcAs, uploadAssetFile } from "./support/content-api";
 import { expect as baseExpect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
+import { selectWords } from "./support/pdf-selection";
 import { makePng } from "./support/png";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
+import { expectNoSidewaysScroll } from "./support/layout";
 
 // Annotations on an asset's page (issue 16), in the browser against the
 // real server: a medical reviewer selects a sentence of a PDF and comments
@@ -139,40 +141,6 @@ async function openAsset(page: Page, assetId: string, query = ""): Promise<void>
   await expect(page.getByTestId("threads-panel")).toBeVisible({ timeout: 30_000 });
 }
 
-/** The text layer of page `n` in `scope`, once pdf.js has built it. */
-async function textLayer(scope: Locator | Page, n: number): Promise<Locator> {
-  const layer = scope.locator(`[data-page-number="${n}"] .textLayer`);
-  await expect(layer).toBeAttached({ timeout: 30_000 });
-  await expect(layer).toContainText(/\S/);
-  return layer;
-}
-
-/**
- * Selects `words` on page `n` as a reader dragging over them would: a
- * selection inside the text layer's span that shows them.
- */
-async function selectWords(scope: Locator | Page, n: number, words: string): Promise<void> {
-  const layer = await textLayer(scope, n);
-  await layer.scrollIntoViewIfNeeded();
-  const found = await layer.evaluate((el, w) => {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const text = node as Text;
-      const at = text.data.indexOf(w);
-      if (at < 0) continue;
-      const range = document.createRange();
-      range.setStart(text, at);
-      range.setEnd(text, at + w.length);
-      const selection = window.getSelection();
-      selection?.removeAllRanges();
-      selection?.addRange(range);
-      return true;
-    }
-    return false;
-  }, words);
-  expect(found, `"${words}" on page ${n}`).toBe(true);
-}
-
 /** Drags a box over page `n` from (x1, y1) to (x2, y2), in fractions of the page, scrolled so that the box is in view. */
 async function dragBox(page: Page, n: number, [x1, y1, x2, y2]: [number, number, number, number]): Promise<void> {
   const el = page.locator(`[data-page-number="${n}"]`);
@@ -192,18 +160,6 @@ async function dragBox(page: Page, n: number, [x1, y1, x2, y2]: [number, number,
 
 /** The thread card whose quote (or area label) contains `text`. */
 const thread = (page: Page, text: string | RegExp): Locator => page.getByTestId("thread").filter({ has: page.getByTestId("thread-quote").filter({ hasText: text }) });
-
-/** Fails when the page scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
-  const widths = await page.evaluate(() => ({
-    doc: document.documentElement.scrollWidth,
-    body: document.body.scrollWidth,
-    view: document.documentElement.clientWidth,
-  }));
-  expect(widths.doc, "the document scrolls sideways").toBeLessThanOrEqual(widths.view);
-  expect(widths.body, "the body scrolls sideways").toBeLessThanOrEqual(widths.view);
-}
 
 test("annotate a PDF's text and an area, reply with a mention, point a change request at a comment, and see it moved on version 2", async ({ browser, server, arrange }) => {
   test.setTimeout(480_000);

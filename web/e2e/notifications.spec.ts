@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import type { Page } from "@playwright/test";
 import { accessToken, insertAs, rpcAs } from "./support/content-api";
 import { expect as baseExpect, expectAccessible, signInFast, test, type Arrange, type Member } from "./support/fixtures";
 import type { Server } from "./support/server";
+import { expectNoSidewaysScroll } from "./support/layout";
 
 // The notification bell (issue 15): a reviewer learns that a submission
 // awaits them, opens it from the bell (which marks it read), and clears
@@ -63,21 +63,6 @@ async function arrangeRounds(server: Server, arrange: Arrange): Promise<World> {
   return { reviewer, first, second };
 }
 
-/** No element sticks out sideways and the page does not scroll sideways at the current width. */
-async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(() => {
-    const w = window.innerWidth;
-    const wide = [...document.querySelectorAll<HTMLElement>("body *")]
-      .filter((el) => {
-        const r = el.getBoundingClientRect();
-        return r.width > 0 && r.right > w + 1;
-      })
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].slice(0, 3).join(".")}`);
-    return { scroll: document.documentElement.scrollWidth, width: w, wide: wide.slice(0, 5) };
-  });
-  expect(overflow, what).toEqual({ scroll: overflow.width, width: overflow.width, wide: [] });
-}
-
 test("a reviewer opens a submission from the bell, which marks it read; Mark all as read clears the rest", async ({ page, server, arrange }) => {
   const { reviewer, first } = await arrangeRounds(server, arrange);
   await signInFast(page, server, reviewer);
@@ -108,7 +93,7 @@ test("a reviewer opens a submission from the bell, which marks it read; Mark all
   const box = await panel.boundingBox();
   expect(box?.x).toBe(0);
   expect(Math.round(box?.width ?? 0)).toBe(390);
-  await expectNoSidewaysScroll(page, "the bell open at 390 px");
+  await expectNoSidewaysScroll(page, "the bell open at 390 px", { elements: true });
   await expectAccessible(page);
   await page.screenshot({ path: `${SHOTS}/bell-open-390.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -186,7 +171,7 @@ test("the read-only demo shows a reviewer's notices and marks nothing read", asy
   // The preview's bar (badges, role switcher, bell, avatar) and the panel fit a phone.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(panel).toBeVisible();
-  await expectNoSidewaysScroll(page, "the demo's bell open at 390 px");
+  await expectNoSidewaysScroll(page, "the demo's bell open at 390 px", { elements: true });
   await page.screenshot({ path: `${SHOTS}/bell-demo-390.png` });
   await page.setViewportSize({ width: 1440, height: 900 });
 

@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { Locator, Page } from "@playwright/test";
 import { accessToken, insertAs, rpcAs } from "./support/content-api";
 import { expect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
+import { selectWords } from "./support/pdf-selection";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
 
@@ -241,4 +242,38 @@ test("a shared passage address opens for every member, says when the quote is no
   expect((await file(await accessToken(server, viewer))).status).toBe(200);
   expect((await file(await accessToken(server, other.admin))).ok).toBe(false);
   await context.close();
+});
+
+test("the claim form picks its passage by selecting the words in the reference's PDF", async ({ page, server }) => {
+  test.setTimeout(120_000);
+  await referenceWithPdf(server, marketer);
+  await signInFast(page, server, marketer);
+  await page.goto("/content?tab=claims");
+  await page.getByRole("button", { name: "New claim" }).first().click();
+  const dialog = page.getByRole("dialog", { name: /claim/ });
+  await dialog.getByLabel("Claim", { exact: true }).fill("71% of patients reached PASI 75 at week 16.");
+  await dialog.getByRole("button", { name: "Create claim" }).click();
+  await expect(dialog).toHaveAccessibleName("Edit claim");
+  const form = dialog.getByRole("form", { name: "Link reference passage" });
+  // No reference chosen: nothing to pick from.
+  await expect(form.getByRole("button", { name: "Pick in the PDF" })).toBeDisabled();
+  await form.getByLabel("Reference").selectOption({ label: `${TITLE} (3 p.)` });
+  await form.getByLabel("Page").fill("2");
+  await form.getByRole("button", { name: "Pick in the PDF" }).click();
+
+  // The reference opens at the form's page; the words selected there fill the form.
+  const sheet = page.getByRole("dialog", { name: TITLE });
+  await expect(sheet.getByText("Select the supporting words in the reference")).toBeVisible();
+  await expect(sheet.getByTestId("page-indicator")).toHaveText("Page 2 of 3", OPENED);
+  await selectWords(sheet, 2, "PASI 75 was reached by 71% of patients");
+  await expectAccessible(page);
+  await shot(page, "pick-passage-1440");
+  await sheet.getByRole("button", { name: "Use this passage" }).click();
+  await expect(sheet).toBeHidden();
+  await expect(form.getByLabel("Page")).toHaveValue("2");
+  await expect(form.getByLabel("Quoted passage")).toHaveValue("PASI 75 was reached by 71% of patients");
+
+  // The server finds the picked words on that page and links them.
+  await form.getByRole("button", { name: "Link passage" }).click();
+  await expect(dialog.getByRole("list", { name: "Linked passages" })).toContainText(`${TITLE}, p. 2: “PASI 75 was reached by 71% of patients”`);
 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { accessToken, insertAs, rpcAs } from "./support/content-api";
 import { Arrange, expect as baseExpect, expectAccessible, type Member, PASSWORD, signInFast, test } from "./support/fixtures";
 import type { Server } from "./support/server";
+import { expectNoSidewaysScroll } from "./support/layout";
 
 // Issue 15: the Review Center (/review) and the Command Center (/) with real
 // rounds. One organisation is arranged through the workflow's own functions
@@ -155,13 +156,6 @@ const count = (page: Page, tab: string) => page.getByTestId(`queue-count-${tab}`
 /** The titles of the listed rows, in order. */
 async function titles(page: Page): Promise<string[]> {
   return rows(page).locator("a").allInnerTexts();
-}
-
-/** Fails when the page is wider than the viewport. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
-  const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-  expect(scroll, `${page.url()} scrolls sideways`).toBeLessThanOrEqual(client);
 }
 
 async function settled(page: Page): Promise<void> {

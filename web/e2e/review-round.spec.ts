@@ -4,6 +4,7 @@ import { accessToken, insertAs, rpcAs, uploadAssetFile } from "./support/content
 import { expect as baseExpect, expectAccessible, type Member, signInFast, test } from "./support/fixtures";
 import { samplePdf } from "./support/sample-pdf";
 import type { Server } from "./support/server";
+import { expectNoSidewaysScroll } from "./support/layout";
 
 // The MLR review workflow on an asset's page (issue 15), driven through the
 // UI by four people in four browsers: a marketer submits (after the
@@ -101,18 +102,6 @@ async function sign(page: Page, role: "medical" | "legal" | "regulatory", decisi
   await dialog.getByLabel("Password", { exact: true }).fill(password);
   await dialog.getByRole("button", { name: /^Sign and / }).click();
   return dialog;
-}
-
-/** Fails when the page scrolls sideways. */
-async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  await page.waitForTimeout(300);
-  const widths = await page.evaluate(() => ({
-    doc: document.documentElement.scrollWidth,
-    body: document.body.scrollWidth,
-    view: document.documentElement.clientWidth,
-  }));
-  expect(widths.doc, "the document scrolls sideways").toBeLessThanOrEqual(widths.view);
-  expect(widths.body, "the body scrolls sideways").toBeLessThanOrEqual(widths.view);
 }
 
 test("one full round: submit, claim, changes requested, version 2, done, resubmit, confirm, approve with signatures", async ({ browser, server, arrange }) => {

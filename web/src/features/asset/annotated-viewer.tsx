@@ -4,11 +4,11 @@ import type { Annotation, AnnotationTarget, RegionTarget } from "@/entities/anno
 import type { VersionSummary } from "@/entities/versions";
 import { type Anchor, anchorQuotes, HIGHLIGHT, paintHighlight, type QuoteToFind } from "./annotation-anchors";
 import { AreaToggle, PageMarks } from "./annotation-layer";
-import type { Box } from "./annotation-region";
+import type { Box } from "@/components/document-viewer/page-box";
 import { textTarget } from "./annotation-selection";
 import { AuthoredViewer } from "./authored-viewer";
 import { ImageViewer } from "./image-viewer";
-import { type PendingQuote, useQuoteSelection } from "./use-quote-selection";
+import { type PendingQuote, useQuoteSelection } from "@/components/document-viewer/use-quote-selection";
 import type { VersionThreads } from "./use-version-threads";
 import "./annotations.css";
 

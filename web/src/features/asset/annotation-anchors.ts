@@ -1,6 +1,6 @@
 import { fold } from "@/components/document-viewer/passage";
 import { locateQuote, type QuoteContext } from "@/components/document-viewer/quote";
-import { type Box, boxOfRect } from "./annotation-region";
+import { type Box, boxOfRect } from "@/components/document-viewer/page-box";
 
 /**
  * Quotes found on screen: for each text annotation on a page (a PDF page's

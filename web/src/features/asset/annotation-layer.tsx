@@ -5,8 +5,8 @@ import { annotationCategoryLabel } from "@/lib/annotation-types";
 import { cn } from "@/lib/utils";
 import type { Annotation, RegionTarget } from "@/entities/annotations";
 import type { Anchor } from "./annotation-anchors";
-import type { PendingQuote } from "./use-quote-selection";
-import { type Box, boxFromDrag, boxStyle, inBox, type Point, pointOnPage } from "./annotation-region";
+import type { PendingQuote } from "@/components/document-viewer/use-quote-selection";
+import { type Box, boxFromDrag, boxStyle, inBox, type Point, pointOnPage } from "@/components/document-viewer/page-box";
 
 /**
  * What the viewers draw over a page (a PDF page, the composed text, an

@@ -1,18 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
 import { BookOpenCheck, ExternalLink, X } from "lucide-react";
-import { useCallback, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "@/components/ui/button";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
 import type { Passage } from "@/components/document-viewer/pdf-viewer";
-import { ReferenceDocument } from "@/components/document-viewer/reference-document";
+import { ReferencePassagePicker } from "@/components/document-viewer/reference-picker";
 import { referencePath } from "@/components/document-viewer/reference-path";
 import { referenceQuery, type ReferenceSummary } from "@/entities/references";
 import { referenceKindLabel } from "@/lib/content-types";
 import { cn } from "@/lib/utils";
-import { useQuoteSelection } from "./use-quote-selection";
 
 /** What the reference beside the version shows: a claim's passage, or the reference to pick one from. */
 export interface ReferenceView {
@@ -128,45 +127,5 @@ function Header({
 }
 
 function ReferenceBody({ reference, view, onPick }: { reference: ReferenceSummary; view: ReferenceView; onPick: (passage: Passage) => void }) {
-  const scope = useRef<HTMLDivElement>(null);
-  const locate = useCallback((range: Range) => {
-    const start = range.startContainer.parentElement?.closest(".textLayer");
-    const end = range.endContainer.parentElement?.closest(".textLayer");
-    const page = start?.closest<HTMLElement>("[data-page-number]");
-    if (!start || start !== end || !page) return null;
-    return { page: Number(page.dataset.pageNumber), root: start, frame: page };
-  }, []);
-  const { pending, clear } = useQuoteSelection(scope, locate, view.mode === "pick");
-  const passage = view.quote ? { page: view.page, text: view.quote } : null;
-  return (
-    <div ref={scope} className="flex min-h-0 flex-1 flex-col">
-      <ReferenceDocument
-        // A new passage reopens the viewer at its page.
-        key={`${view.page}|${view.quote}`}
-        reference={reference}
-        passage={passage}
-        page={view.page}
-        fill
-        pageOverlay={(n) =>
-          pending?.page === n ? (
-            <div className="absolute z-[3]" style={{ left: `${(pending.at.x + pending.at.width) * 100}%`, top: `${(pending.at.y + pending.at.height) * 100}%` }}>
-              <Button
-                size="sm"
-                className="mt-1 -translate-x-1/2 shadow-lg"
-                onMouseDown={(e) => {
-                  e.preventDefault();
-                }}
-                onClick={() => {
-                  onPick({ page: pending.page, text: pending.exact });
-                  clear();
-                }}
-              >
-                <BookOpenCheck aria-hidden="true" /> Use this passage
-              </Button>
-            </div>
-          ) : null
-        }
-      />
-    </div>
-  );
+  return <ReferencePassagePicker reference={reference} page={view.page} quote={view.quote} picking={view.mode === "pick"} onPick={onPick} />;
 }

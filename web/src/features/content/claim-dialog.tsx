@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Eye, Link2, Unlink } from "lucide-react";
+import { BookOpenCheck, Eye, Link2, Unlink } from "lucide-react";
 import { lazy, Suspense, useMemo, useState } from "react";
 import { FormProvider, useForm, useWatch } from "react-hook-form";
 import { toast } from "sonner";
@@ -153,6 +153,9 @@ function Passages({ claimId, canWrite, locked }: { claimId: string; canWrite: bo
   // The passage being read in its reference's PDF.
   const [viewing, setViewing] = useState<ClaimReference | null>(null);
   const viewed = viewing ? refById.get(viewing.reference_id) : undefined;
+  // Picking the passage by selecting it in the chosen reference's PDF.
+  const [picking, setPicking] = useState(false);
+  const pickPage = Number(useWatch({ control: form.control, name: "page" })) || 1;
 
   const link = useMutation({
     mutationFn: (values: z.output<typeof schema>) => linkPassage({ claim_id: claimId, ...values }),
@@ -264,7 +267,19 @@ function Passages({ claimId, canWrite, locked }: { claimId: string; canWrite: bo
               <Textarea rows={2} maxLength={2000} {...form.register("passage")} />
             </FormField>
             <FormError />
-            <div className="flex justify-end">
+            <div className="flex flex-wrap items-center justify-end gap-2">
+              <Button
+                type="button"
+                variant="ghost"
+                disabled={!chosen?.file_path}
+                title={chosen && !chosen.file_path ? "This reference has no PDF attached." : undefined}
+                onClick={() => {
+                  setPicking(true);
+                }}
+              >
+                <BookOpenCheck aria-hidden="true" />
+                Pick in the PDF
+              </Button>
               <Button type="submit" variant="outline" disabled={form.formState.isSubmitting}>
                 <Link2 aria-hidden="true" />
                 {form.formState.isSubmitting ? "Linking…" : "Link passage"}
@@ -274,6 +289,23 @@ function Passages({ claimId, canWrite, locked }: { claimId: string; canWrite: bo
         </FormProvider>
       ) : null}
 
+      {picking && chosen ? (
+        <Suspense fallback={null}>
+          <ReferenceViewerSheet
+            reference={chosen}
+            passage={null}
+            page={Math.min(Math.max(1, pickPage), Math.max(1, chosen.page_count))}
+            onPick={(passage) => {
+              form.setValue("page", String(passage.page), { shouldValidate: true, shouldDirty: true });
+              form.setValue("passage", passage.text, { shouldValidate: true, shouldDirty: true });
+              setPicking(false);
+            }}
+            onClose={() => {
+              setPicking(false);
+            }}
+          />
+        </Suspense>
+      ) : null}
       {viewing && viewed ? (
         <Suspense fallback={null}>
           <ReferenceViewerSheet

@@ -1,9 +1,10 @@
-import { ExternalLink } from "lucide-react";
+import { BookOpenCheck, ExternalLink } from "lucide-react";
 import { Link } from "react-router";
 import { buttonVariants } from "@/components/ui/button-variants";
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from "@/components/ui/sheet";
 import type { Passage } from "@/components/document-viewer/pdf-viewer";
 import { ReferenceDocument } from "@/components/document-viewer/reference-document";
+import { ReferencePassagePicker } from "@/components/document-viewer/reference-picker";
 import type { ReferenceSummary } from "@/entities/references";
 import { referenceKindLabel } from "@/lib/content-types";
 import { cn } from "@/lib/utils";
@@ -12,9 +13,24 @@ import { referencePath } from "@/components/document-viewer/reference-path";
 /**
  * A reference's PDF in a panel over the current screen (a claim's dialog
  * stays open under it), opening at `passage`; a link leads to the viewer's
- * own page (its address can be shared).
+ * own page (its address can be shared). With `onPick`, selecting words in
+ * it offers "Use this passage", which hands their page and text back: the
+ * claim form picks its passages so, as the asset page's annotations do.
  */
-export function ReferenceViewerSheet({ reference, passage, onClose }: { reference: ReferenceSummary; passage: Passage | null; onClose: () => void }) {
+export function ReferenceViewerSheet({
+  reference,
+  passage,
+  page = 1,
+  onPick,
+  onClose,
+}: {
+  reference: ReferenceSummary;
+  passage: Passage | null;
+  /** The page to open at when there is no passage. */
+  page?: number;
+  onPick?: (passage: Passage) => void;
+  onClose: () => void;
+}) {
   const meta = [referenceKindLabel(reference.kind), reference.citation].filter(Boolean).join(" · ");
   return (
     <Sheet
@@ -31,8 +47,18 @@ export function ReferenceViewerSheet({ reference, passage, onClose }: { referenc
             <ExternalLink aria-hidden="true" />
             Open full page
           </Link>
+          {onPick ? (
+            <p className="mt-1 flex items-start gap-2 rounded-md bg-blue-50 px-2.5 py-2 text-sm leading-5 text-blue-950 dark:bg-blue-950/50 dark:text-blue-100" role="status">
+              <BookOpenCheck aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              Select the supporting words in the reference, then choose “Use this passage”.
+            </p>
+          ) : null}
         </div>
-        <ReferenceDocument reference={reference} passage={passage} fill />
+        {onPick ? (
+          <ReferencePassagePicker reference={reference} page={passage?.page ?? page} quote={passage?.text ?? ""} picking onPick={onPick} />
+        ) : (
+          <ReferenceDocument reference={reference} passage={passage} page={page} fill />
+        )}
       </SheetContent>
     </Sheet>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { boxFromDrag, boxOfRect, boxStyle, inBox, MIN_DRAG_PX, pointOnPage } from "./annotation-region";
+import { boxFromDrag, boxOfRect, boxStyle, inBox, MIN_DRAG_PX, pointOnPage } from "./page-box";
 
 // Boxes in page-relative units: drawn on a page at any zoom, stored as the
 // server takes them (0..1 from the top left), shown as percentages.

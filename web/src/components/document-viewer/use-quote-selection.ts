@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { type Box, boxOfRect } from "./annotation-region";
-import { selectionQuote } from "./annotation-selection";
+import { type Box, boxOfRect } from "./page-box";
+import { selectionQuote } from "./selection";
 
 /** A selection of text that can become an annotation. */
 export interface PendingQuote {
