@@ -635,7 +635,7 @@ var demoAssets = []demoAsset{
 			{Note: "ISI link pinned at the top on phones.", Paragraphs: []string{"@isi-respira", "Managing COPD with Respira", "Respira means fewer flare-ups.", "@claim-fev1"}},
 		}},
 	{Title: "Cardiomax banner: once daily", Type: "banner", Audience: "hcp", Channel: "Web", Market: "EU", Brand: "Cardiomax", Status: "rejected",
-		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax works better than atorvastatin, once daily.", "@claim-ldl", "@isi-cardiomax"}}}},
+		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax (velostatin): once-daily LDL-C lowering for busy patients.", "@claim-ldl", "@isi-cardiomax"}}}},
 	{Title: "Cardiomax congress booth panel", Type: "print", Audience: "hcp", Channel: "Congress", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 307,
 		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax (velostatin): LDL-C lowering, once daily.", "@claim-ldl", "@isi-cardiomax"}}}},
 	{Title: "Respira email: maintenance matters", Type: "email", Audience: "hcp", Channel: "Email", Market: "UK", Brand: "Respira", Status: "approved", ExpiresInDays: 189,

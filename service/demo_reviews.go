@@ -208,7 +208,7 @@ var demoHistories = map[string]func(h *demoHistory){
 		h.submit(247, 10)
 		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 246, 10, "The LDL-C figure is right.")
 		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionRejected, 245, 15,
-			"Comparative claim against a named competitor with no head-to-head study: \"works better than atorvastatin\" cannot run.")
+			"The artwork sets Cardiomax beside a named competitor's pack: an implied comparison no head-to-head study supports.")
 	},
 	"Cardiomax congress booth panel": func(h *demoHistory) {
 		h.version(0, 58, 9)

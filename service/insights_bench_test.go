@@ -80,7 +80,6 @@ func BenchmarkInsights10k(b *testing.B) {
 func seedInsightsBench(b *testing.B, db *sqlstore.DB, members map[string]fairbalance.Caller, productID string, now time.Time) int {
 	b.Helper()
 	ctx := context.Background()
-	awaitFindingsTable(b, db)
 	marketer := members[fairbalance.RoleMarketer]
 	org := marketer.OrgID
 	other := "00000000-0000-4000-8000-0000000002bb"

@@ -120,17 +120,6 @@ func (q *querier) insightFindings(ctx context.Context, in fairbalance.InsightsQu
 	if q.d.postgres {
 		month = "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM')"
 	}
-	// Until migration 0024 (the compliance checks) is merged there are no
-	// findings to count.
-	// TODO(insights): drop this check once 0024_compliance is on main.
-	exists := `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'compliance_findings'`
-	if q.d.postgres {
-		exists = `SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = 'compliance_findings'`
-	}
-	var n int
-	if err := q.row(ctx, exists).Scan(&n); err != nil || n == 0 {
-		return translate(err)
-	}
 	cond, args := product(in, "product_id", []any{in.OrgID, from, to})
 	rows, err := q.query(ctx, `SELECT `+month+` AS m, rule, COUNT(*) FROM compliance_findings
 WHERE org_id = ? AND created_at >= ? AND created_at < ? AND (first_version_id IS NULL OR first_version_id = version_id)`+cond+`

@@ -13,3 +13,7 @@ CREATE INDEX review_steps_decided_idx ON review_steps (org_id, decided_at, statu
 CREATE INDEX review_steps_active_idx ON review_steps (org_id, status, due_at, role, asset_product_id);
 CREATE INDEX change_requests_created_idx ON change_requests (org_id, created_at, role, review_id, annotation_id);
 CREATE INDEX assets_org_expiry_idx ON assets (org_id, status, expires_at, product_id);
+-- Findings by rule and month: where each was first raised (a finding
+-- carried onto a later version is a row of its own with the same
+-- first_version_id), without reading the rows.
+CREATE INDEX compliance_findings_insights_idx ON compliance_findings (org_id, created_at, rule, product_id, first_version_id, version_id);
