@@ -67,7 +67,7 @@ test("the insights render with the demo's history, filter by product, download C
   await rounds.getByRole("button", { name: "Download Rounds per approval as CSV" }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^rounds-per-approval-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
-  const csv = readFileSync((await file.path()) ?? "", "utf8");
+  const csv = readFileSync(await file.path(), "utf8");
   expect(csv.split("\r\n")[0]).toBe("Rounds to approval,Approvals");
   expect(
     csv

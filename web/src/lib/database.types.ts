@@ -1818,17 +1818,16 @@ export type Database = {
         }
         Returns: Json
       }
-<<<<<<< HEAD
       compliance_insights: {
         Args: {
           from?: string
           product_id?: string
           to?: string
         }
-=======
+        Returns: Json
+      }
       compliance_rule_list: {
         Args: { [_ in never]: never }
->>>>>>> main
         Returns: Json
       }
       confirm_change: {
