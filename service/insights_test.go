@@ -209,3 +209,20 @@ func ours(series any) []any {
 	}
 	return out
 }
+
+// checkInsightsMatrix: every member of an organisation reads its insights
+// (a reader, who changes nothing); an anonymous caller does not.
+func checkInsightsMatrix(t *testing.T, m *matrixEnv, tested map[string]bool, check func(string, bool)) {
+	t.Helper()
+	tested["rpc:compliance_insights"] = true
+	for _, role := range fairbalance.Roles {
+		c, ok := m.members["own"][role]
+		if !ok {
+			continue
+		}
+		_, err := callErr(m, c, "compliance_insights", nil)
+		check(role+" reads the insights", err == nil)
+	}
+	_, err := m.data.Call(m.ctx, fairbalance.Caller{Role: "anon"}, "compliance_insights", nil, true)
+	check("anonymous reads the insights", denied(err))
+}
