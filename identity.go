@@ -268,6 +268,7 @@ type Tx interface {
 	AuditStore
 	StorageStore
 	SearchStore
+	InsightsStore
 	JobStore
 }
 

@@ -291,6 +291,7 @@ func TestPermissionMatrix(t *testing.T) {
 			checkReviewMatrix(t, m, tested, check)
 			checkAnnotationMatrix(t, m, tested, check)
 			checkComplianceMatrix(t, m, tested, check)
+			checkInsightsMatrix(t, m, tested, check)
 
 			for _, tbl := range m.data.Tables() {
 				check("table without a matrix entry: "+tbl.Name, tested[tbl.Name] || contentModel[tbl.Name])

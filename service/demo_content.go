@@ -37,7 +37,7 @@ func NewDemoContent(data *Registry, storage *Storage) *DemoContent {
 }
 
 // DemoAssets is the number of assets the demo content holds.
-const DemoAssets = 11
+const DemoAssets = 18
 
 // demoContentTables are the demo organisation's content tables, in the
 // order their rows can be deleted.
@@ -619,6 +619,30 @@ var demoAssets = []demoAsset{
 		Versions: []demoVersion{{Paragraphs: []string{"Join us at the European respiratory congress symposium on the future of COPD maintenance therapy.", "@isi-respira"}}}},
 	{Title: "Respira social post: breathe like new", Type: "social_post", Audience: "patient", Channel: "Social", Market: "US", Brand: "Respira", Status: "rejected",
 		Versions: []demoVersion{{Paragraphs: []string{"Breathe like you're 30 again with Respira!", "Respira works from the very first puff, so you can get back to the things you love.", "@copy-ask", "@isi-respira"}}}},
+	{Title: "Cardiomax lipid clinic email", Type: "email", Audience: "hcp", Channel: "Email", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 63,
+		Versions: []demoVersion{{Paragraphs: []string{"Dear lipid clinic team,", "Cardiomax (velostatin) offers once-daily LDL-C lowering for adults with primary hyperlipidemia.", "@claim-ldl", "@isi-cardiomax"}}}},
+	{Title: "Cardiomax pharmacist leaflet", Type: "print", Audience: "hcp", Channel: "Print", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 162,
+		Versions: []demoVersion{
+			{Paragraphs: []string{"Cardiomax for pharmacists", "Cardiomax is taken once daily, with or without food.", "@isi-cardiomax"}},
+			{Note: "Established name added.", Paragraphs: []string{"Cardiomax (velostatin) for pharmacists", "Cardiomax is taken once daily, with or without food.", "@isi-cardiomax"}},
+		}},
+	{Title: "Respira nurse training page", Type: "web_page", Audience: "hcp", Channel: "Web", Market: "UK", Brand: "Respira", Status: "approved", ExpiresInDays: 210,
+		Versions: []demoVersion{{Paragraphs: []string{"Inhaler technique for respiratory nurses", "Check the patient's technique at every visit.", "@isi-respira"}}}},
+	{Title: "Respira web page: managing COPD", Type: "web_page", Audience: "patient", Channel: "Web", Market: "US", Brand: "Respira", Status: "approved", ExpiresInDays: 258,
+		Versions: []demoVersion{
+			{Paragraphs: []string{"Managing COPD with Respira", "Respira means fewer flare-ups.", "@isi-respira"}},
+			{Note: "Study cited; ISI link moved up.", Paragraphs: []string{"Managing COPD with Respira", "@isi-respira", "Respira means fewer flare-ups.", "@claim-fev1"}},
+			{Note: "ISI link pinned at the top on phones.", Paragraphs: []string{"@isi-respira", "Managing COPD with Respira", "Respira means fewer flare-ups.", "@claim-fev1"}},
+		}},
+	{Title: "Cardiomax banner: once daily", Type: "banner", Audience: "hcp", Channel: "Web", Market: "EU", Brand: "Cardiomax", Status: "rejected",
+		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax (velostatin): once-daily LDL-C lowering for busy patients.", "@claim-ldl", "@isi-cardiomax"}}}},
+	{Title: "Cardiomax congress booth panel", Type: "print", Audience: "hcp", Channel: "Congress", Market: "US", Brand: "Cardiomax", Status: "approved", ExpiresInDays: 307,
+		Versions: []demoVersion{{Paragraphs: []string{"Cardiomax (velostatin): LDL-C lowering, once daily.", "@claim-ldl", "@isi-cardiomax"}}}},
+	{Title: "Respira email: maintenance matters", Type: "email", Audience: "hcp", Channel: "Email", Market: "UK", Brand: "Respira", Status: "approved", ExpiresInDays: 189,
+		Versions: []demoVersion{
+			{Paragraphs: []string{"Dear colleague,", "Maintenance treatment with Respira means fewer exacerbations.", "@isi-respira"}},
+			{Note: "Study cited, established name added.", Paragraphs: []string{"Dear colleague,", "Maintenance treatment with Respira (tiotropium) means fewer exacerbations.", "@claim-fev1", "@isi-respira"}},
+		}},
 	{Title: "Living with COPD: video script", Type: "video_script", Audience: "patient", Channel: "Video", Market: "US", Brand: "Respira", Status: "withdrawn",
 		Versions: []demoVersion{
 			{Paragraphs: []string{"SCENE 1. A grandfather walks with his granddaughter in the park.", "VOICE OVER: Living with COPD can make every breath feel like work.", "@isi-respira"}},

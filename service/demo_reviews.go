@@ -153,6 +153,81 @@ var demoHistories = map[string]func(h *demoHistory){
 		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 62, 15, "Approved.")
 		h.withdrawAsset("Replaced by the new campaign video; the FEV1 claim's reference is being updated.", 12, 10)
 	},
+	// The year's history behind Compliance Intelligence: approvals at the
+	// first round and after two or three, change requests that point at
+	// annotations (the same ones asked again and again), a rejection for
+	// a comparative claim, spread over the past twelve months.
+	"Cardiomax lipid clinic email": func(h *demoHistory) {
+		h.version(0, 302, 9)
+		h.submit(302, 10)
+		h.approveAll(301, 9)
+	},
+	"Cardiomax pharmacist leaflet": func(h *demoHistory) {
+		h.version(0, 214, 9)
+		h.submit(214, 10)
+		h.annotate(fairbalance.RoleReviewerLegal, fairbalance.CategoryRegulatory, "Cardiomax", "The established name must follow the brand name at first mention.", 212, 9)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 213, 11, "Accurate.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 212, 15, "Approved.")
+		h.requestOn(fairbalance.RoleReviewerLegal, 211, 10, "One naming point.", []string{"Add the established name next to the brand name."}, []int{0})
+		h.version(1, 206, 9)
+		h.markDone("Established name added.", 1, 206, 10)
+		h.submit(206, 11)
+		h.confirmAll(fairbalance.RoleReviewerLegal, 204, 9)
+		h.approveAll(203, 10)
+	},
+	"Respira nurse training page": func(h *demoHistory) {
+		h.version(0, 158, 9)
+		h.submit(158, 10)
+		h.approveAll(155, 9)
+	},
+	"Respira web page: managing COPD": func(h *demoHistory) {
+		h.version(0, 131, 9)
+		h.submit(131, 10)
+		h.annotate(fairbalance.RoleReviewerMedical, fairbalance.CategoryClaimNeedsReference, "fewer flare-ups", "Which study shows this? Cite it.", 129, 9)
+		h.annotate(fairbalance.RoleReviewerRegulatory, fairbalance.CategoryFairBalance, "Respira", "The ISI link must sit above the fold on a patient page.", 129, 11)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 129, 14, "Approved.")
+		h.requestOn(fairbalance.RoleReviewerMedical, 128, 10, "Needs a source.", []string{"Cite the study for the efficacy claim."}, []int{0})
+		h.requestOn(fairbalance.RoleReviewerRegulatory, 128, 15, "Fair balance on a patient page.", []string{"Move the ISI link above the fold."}, []int{1})
+		h.version(1, 121, 9)
+		h.markDone("Study cited; ISI link moved up.", 2, 121, 10)
+		h.submit(121, 11)
+		h.confirmAll(fairbalance.RoleReviewerMedical, 119, 9)
+		h.confirmAll(fairbalance.RoleReviewerRegulatory, 119, 10)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 119, 11, "Approved.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 118, 10, "Approved.")
+		h.annotate(fairbalance.RoleReviewerRegulatory, fairbalance.CategoryFairBalance, "Respira", "On phones the ISI link is below the fold again.", 117, 9)
+		h.requestOn(fairbalance.RoleReviewerRegulatory, 116, 14, "Still below the fold on phones.", []string{"Move the ISI link above the fold."}, []int{2})
+		h.version(2, 110, 9)
+		h.markDone("ISI link pinned at the top on phones.", 1, 110, 10)
+		h.submit(110, 11)
+		h.confirmAll(fairbalance.RoleReviewerRegulatory, 108, 9)
+		h.approveAll(107, 10)
+	},
+	"Cardiomax banner: once daily": func(h *demoHistory) {
+		h.version(0, 247, 9)
+		h.submit(247, 10)
+		h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, 246, 10, "The LDL-C figure is right.")
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionRejected, 245, 15,
+			"The artwork sets Cardiomax beside a named competitor's pack: an implied comparison no head-to-head study supports.")
+	},
+	"Cardiomax congress booth panel": func(h *demoHistory) {
+		h.version(0, 58, 9)
+		h.submit(58, 10)
+		h.approveAll(56, 9)
+	},
+	"Respira email: maintenance matters": func(h *demoHistory) {
+		h.version(0, 186, 9)
+		h.submit(186, 10)
+		h.annotate(fairbalance.RoleReviewerMedical, fairbalance.CategoryClaimNeedsReference, "fewer exacerbations", "Cite TIO-BREATHE here.", 184, 9)
+		h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, 184, 11, "Approved.")
+		h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, 184, 15, "Approved.")
+		h.requestOn(fairbalance.RoleReviewerMedical, 183, 10, "Source needed.", []string{"Cite the study for the efficacy claim.", "Add the established name next to the brand name."}, []int{0, -1})
+		h.version(1, 176, 9)
+		h.markDone("Both done.", 2, 176, 10)
+		h.submit(176, 11)
+		h.confirmAll(fairbalance.RoleReviewerMedical, 174, 9)
+		h.approveAll(173, 10)
+	},
 	// Rejected by regulatory: the copy overstates the product.
 	"Respira social post: breathe like new": func(h *demoHistory) {
 		h.version(0, 7, 10)
@@ -276,6 +351,44 @@ func (h *demoHistory) decide(role string, d fairbalance.Decision, daysAgo, hour 
 	h.at(daysAgo, hour)
 	_, err := h.rv.DecideSigned(h.s.ctx, demoCaller(role), DecideInput{StepID: h.steps[role], Decision: d, Comment: comment, ChangeRequests: changes})
 	h.fail("decide "+role, err)
+}
+
+// requestOn asks for changes as decide does, each change pointing at the
+// annotation thread of the same index in threads (-1: none), so that the
+// insights can tell what the requests were about.
+func (h *demoHistory) requestOn(role string, daysAgo, hour int, comment string, changes []string, threads []int) {
+	if h.err != nil {
+		return
+	}
+	h.at(daysAgo, hour)
+	ids := make([]string, len(changes))
+	h.tx("change requests' annotations", func(tx fairbalance.Tx) error {
+		for i, th := range threads {
+			if th < 0 || i >= len(ids) {
+				continue
+			}
+			id, err := h.threadRow(tx, th)
+			if err != nil {
+				return err
+			}
+			ids[i] = id
+		}
+		return nil
+	})
+	if h.err != nil {
+		return
+	}
+	_, err := h.rv.DecideSigned(h.s.ctx, demoCaller(role), DecideInput{StepID: h.steps[role], Decision: fairbalance.DecisionChangesRequested, Comment: comment,
+		ChangeRequests: changes, ChangeRequestAnnotations: ids})
+	h.fail("request changes as "+role, err)
+}
+
+// approveAll has the three reviewers approve the round, a few hours apart
+// from the given time.
+func (h *demoHistory) approveAll(daysAgo, hour int) {
+	h.decide(fairbalance.RoleReviewerLegal, fairbalance.DecisionApproved, daysAgo, hour, "Approved.")
+	h.decide(fairbalance.RoleReviewerRegulatory, fairbalance.DecisionApproved, daysAgo, hour+3, "Approved; ISI complete.")
+	h.decide(fairbalance.RoleReviewerMedical, fairbalance.DecisionApproved, daysAgo-1, 10, "Medically accurate.")
 }
 
 // annotate has the demo member of role comment on a quote of the

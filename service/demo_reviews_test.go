@@ -206,7 +206,13 @@ func TestDemoReviewHistory(t *testing.T) {
 				AnchorStatus string  `json:"anchor_status"`
 				CarriedFrom  *string `json:"carried_from"`
 			}
-			read("annotations", "select=thread_id,version_id,state,anchor_status,carried_from", &notes)
+			detailAid := ""
+			for _, a := range assets {
+				if a.Title == "Respira COPD detail aid" {
+					detailAid = a.ID
+				}
+			}
+			read("annotations", "select=thread_id,version_id,state,anchor_status,carried_from&asset_id=eq."+detailAid, &notes)
 			carried, resolved := 0, 0
 			for _, n := range notes {
 				if n.CarriedFrom != nil && n.AnchorStatus != "orphaned" {
@@ -220,12 +226,42 @@ func TestDemoReviewHistory(t *testing.T) {
 				Body string `json:"body"`
 			}
 			read("annotation_replies", "select=body", &replies)
-			if len(notes) != 5 || carried != 2 || resolved != 1 || len(replies) != 2 {
+			var allNotes []struct {
+				Category string `json:"category"`
+			}
+			read("annotations", "select=category", &allNotes)
+			if len(notes) != 5 || carried != 2 || resolved != 1 || len(replies) != 2 || len(allNotes) <= len(notes) {
 				t.Errorf("demo annotations: %d rows, %d carried, %d resolved, %d replies; want 5, 2, 1, 2", len(notes), carried, resolved, len(replies))
 			}
 			// The Review Center has work for the demo's medical reviewer.
 			medical := fairbalance.Caller{Role: "authenticated", UserID: fairbalance.DemoUserID(fairbalance.RoleReviewerMedical), OrgID: fairbalance.DemoOrgID, Member: fairbalance.RoleReviewerMedical, Demo: true}
-			raw, err := data.Call(ctx, medical, "review_queue", map[string]any{"tab": "mine"}, true)
+			// Compliance Intelligence has something to say on every chart of
+			// the year's history.
+			raw, err := data.Call(ctx, medical, "compliance_insights", nil, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ins fairbalance.Insights
+			if err := json.Unmarshal(raw, &ins); err != nil {
+				t.Fatal(err)
+			}
+			multi, kinds, pointed := 0, map[string]bool{}, false
+			for _, b := range ins.RoundsPerAsset {
+				if b.Rounds > 1 {
+					multi += b.Assets
+				}
+			}
+			for _, d := range ins.Reasons.Decisions {
+				kinds[d.Decision] = true
+			}
+			for _, c := range ins.Reasons.ByCategory {
+				pointed = pointed || c.Category != "general"
+			}
+			if ins.FirstPass.FirstPass < 3 || multi < 3 || ins.CycleTime.MedianHours == nil || !kinds["rejected"] || !kinds["changes_requested"] || !pointed ||
+				len(ins.Reasons.TopRequests) == 0 || ins.Reasons.TopRequests[0].Count < 2 || ins.OverdueTotal == 0 || ins.Expiring[2].Count == 0 || ins.CycleTime.Approved < 6 {
+				t.Errorf("demo insights: %+v", ins)
+			}
+			raw, err = data.Call(ctx, medical, "review_queue", map[string]any{"tab": "mine"}, true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -89,6 +89,7 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r.RegisterFunctions(content.Functions()...)
 	r.RegisterFunctions(r.Reviews.Functions()...)
 	r.RegisterFunctions(r.Annotations.Functions()...)
+	r.RegisterFunctions(r.insightsFunctions()...)
 	r.RegisterFunctions(r.Compliance.Functions()...)
 	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {

@@ -402,6 +402,9 @@ func (rv *Reviews) DecideSigned(ctx context.Context, c fairbalance.Caller, in De
 		crs := make([]any, len(in.ChangeRequests))
 		for i, t := range in.ChangeRequests {
 			crs[i] = t
+			if i < len(in.ChangeRequestAnnotations) && in.ChangeRequestAnnotations[i] != "" {
+				crs[i] = map[string]any{"text": t, "annotation_id": in.ChangeRequestAnnotations[i]}
+			}
 		}
 		args["change_requests"] = crs
 	}

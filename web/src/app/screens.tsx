@@ -67,7 +67,7 @@ export const ContentScreen = lazyScreen(() => import("@/features/content/content
 export const ReferenceScreen = lazyScreen(() => import("@/features/content/reference-page").then((m) => m.ReferencePage));
 export const AssetScreen = lazyScreen(() => import("@/features/asset/asset-page").then((m) => m.AssetPage));
 export const GuidelinesScreen = lazyScreen(() => import("@/features/guidelines/guidelines-page").then((m) => m.GuidelinesPage));
-export const ComplianceIntelScreen = lazyScreen(() => import("@/features/roadmap/area-pages").then((m) => m.ComplianceIntelPage));
+export const ComplianceIntelScreen = lazyScreen(() => import("@/features/insights/insights-page").then((m) => m.InsightsPage));
 
 /** The screen a path of the shell opens, for the entry points worth loading ahead. */
 function screenFor(pathname: string): LazyScreen | undefined {

@@ -1818,6 +1818,14 @@ export type Database = {
         }
         Returns: Json
       }
+      compliance_insights: {
+        Args: {
+          from?: string
+          product_id?: string
+          to?: string
+        }
+        Returns: Json
+      }
       compliance_rule_list: {
         Args: { [_ in never]: never }
         Returns: Json

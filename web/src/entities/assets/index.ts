@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { invalidateContent, type ContentFilters } from "@/entities/content";
+import { invalidateInsights } from "@/entities/insights";
 import { invalidateReviewQueue } from "@/entities/review-queue";
 import { unwrap } from "@/lib/data";
 import type { FunctionArgs, Row, Update } from "@/lib/db-types";
@@ -157,9 +158,15 @@ export async function createAsset(asset: NewAsset): Promise<Asset> {
 
 /**
  * Refreshes every screen that shows assets — their lists and pages, search,
- * counts and the review queue, whose rows carry the asset — after one
- * changed (its details, or its status through the review workflow).
+ * counts, the review queue, whose rows carry the asset, and the insights,
+ * which count its rounds — after one changed (its details, or its status
+ * through the review workflow).
  */
 export async function invalidateAssets(queryClient: QueryClient): Promise<void> {
-  await Promise.all([queryClient.invalidateQueries({ queryKey: assetKeys.all }), invalidateContent(queryClient), invalidateReviewQueue(queryClient)]);
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: assetKeys.all }),
+    invalidateContent(queryClient),
+    invalidateReviewQueue(queryClient),
+    invalidateInsights(queryClient),
+  ]);
 }
