@@ -592,6 +592,8 @@ const (
 	sfProduct
 	sfConvenience
 	sfNotResult
+	sfMeasured
+	sfRanking
 )
 
 // sentence answers one question about the sentence [ss, se), once.
@@ -630,6 +632,10 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 		v = st.cues[ss]&cueConvenience != 0
 	case sfNotResult:
 		v = st.cues[ss]&cueNotResult != 0
+	case sfMeasured:
+		v = st.measured(ss, se)
+	case sfRanking:
+		v = st.ranking(ss, se)
 	}
 	f[0] |= flag
 	if v {

@@ -262,10 +262,79 @@ func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
 	st.builtin(RuleComparative, s, e, "")
 	// A comparison of results is a result itself; one of convenience
 	// ("easier than daily injections") is not.
-	if st.unsubSent[k] != 3 && st.unsubSent[k] != 2 && !st.sentence(ss, se, sfConvenience) && !st.sentence(ss, se, sfNoClaim) {
+	if st.unsubSent[k] != 3 && st.unsubSent[k] != 2 && !st.sentence(ss, se, sfConvenience) && !st.sentence(ss, se, sfNoClaim) &&
+		st.sentence(ss, se, sfMeasured) {
 		st.unsubSent[k] = 3
 		st.reportUnsub(ss, se, s, e)
 	}
+}
+
+// measuredWords make a comparison a result: it names what changed or a
+// quantity ("greater reductions", "fewer exacerbations", "twice as many").
+// A bare ranking ("outperforms sumatriptan", "more effective than
+// ezetimibe", "superior bladder control") compares without stating a
+// measured outcome, and is the comparative rule's alone.
+var measuredWords = setOf("reduce", "reduces", "reduced", "reducing", "reduction", "reductions", "lower", "lowers",
+	"lowered", "lowering", "improve", "improves", "improved", "improving", "improvement", "increase", "increases",
+	"increased", "increasing", "decrease", "decreased", "decreases", "fewer", "less", "greater", "higher", "gains",
+	"gain", "relief", "relieved", "response", "responses", "protection", "prevent", "prevents", "preventing",
+	"prevented", "cleared", "built", "week", "weeks", "month", "months", "halved", "half", "twice", "times", "third", "double", "doubled",
+	"cut", "cuts", "change", "reached", "lowest", "swell", "caused", "percent", "mmhg")
+
+// rankingWords compare the product with another.
+var rankingWords = setOf("than", "vs", "versus", "superior", "compared", "outperforms", "outperformed", "outperform",
+	"beats", "beat", "unlike", "against", "head")
+
+// ranking reports whether the sentence [ss, se) compares with another product.
+// A quantity ("more than 12,000 adults", "fewer than 3%") is not one.
+func (st *check) ranking(ss, se int) bool {
+	b := st.b
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j > i && rankingWords[string(b[i:j])] {
+			if string(b[i:j]) != "than" {
+				return true
+			}
+			if next := st.after(j, se, 1); len(next) == 0 || !isNumber(strings.Trim(st.w(next[0]), ".,%")) {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// hasWord reports whether a word of the sentence [ss, se) is in set.
+func (st *check) hasWord(ss, se int, set map[string]bool) bool {
+	b := st.b
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j > i && set[string(b[i:j])] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// measured reports whether the sentence [ss, se) states a measured result.
+func (st *check) measured(ss, se int) bool {
+	if bytes.IndexByte(st.b[ss:se], '%') >= 0 {
+		return true
+	}
+	return st.hasWord(ss, se, measuredWords)
 }
 
 var convenienceCues = [][]byte{[]byte("easier"), []byte("easy"), []byte("simpler"), []byte("simple"), []byte("convenien"),
@@ -350,17 +419,29 @@ func comparativeWord(w string) bool {
 var (
 	// adverseCues mark the label's adverse reaction rates ("headache
 	// (12%)"): safety information, not a promotional claim.
-	adverseCues    = [][]byte{[]byte("most common"), []byte("were reported"), []byte("occurred in"), []byte("side effects include"), []byte("side effects were"), []byte("reactions include"), []byte("reactions were"), []byte("reactions (")}
-	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
-	unknownCues    = [][]byte{[]byte("should not"), []byte("not be used"), []byte("not for"), []byte("not indicated"), []byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
-	serviceHelp    = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
-	serviceWords   = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
-	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
-	riskWords      = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
-	lowerNouns     = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
-	offWords       = setOf("off", "discount", "savings", "copay", "co", "rebate")
-	saveWords      = setOf("save", "saving", "savings", "discount", "off", "copay", "pay")
-	effectiveNext  = setOf("date", "immediately", "as", "on", "from", "until")
+	adverseCues = [][]byte{[]byte("most common"), []byte("were reported"), []byte("occurred in"), []byte("side effects include"), []byte("side effects were"), []byte("reactions include"), []byte("reactions were"), []byte("reactions ("),
+		[]byte("was reported"), []byte("reported by"), []byte("reported in"), []byte("because of adverse"), []byte("due to adverse"),
+		[]byte("because of side"), []byte("due to side"), []byte("discontinued because"), []byte("discontinued due"),
+		[]byte("discontinued treatment"), []byte("stopped treatment because"), []byte("adverse reactions"), []byte("adverse reaction"),
+		[]byte("adverse events"), []byte("adverse event")}
+	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as"),
+		// Who the product is for, and who qualifies for it (eligibility,
+		// coverage criteria): the label's population, not a result.
+		[]byte("is for adults"), []byte("is for patients"), []byte("is for people"), []byte("are for adults"), []byte("is only for"),
+		[]byte("who need"), []byte("who needs"), []byte("who require"), []byte("who requires"), []byte("criteria"), []byte("criterion"),
+		[]byte("eligible"), []byte("eligibility"), []byte("prior authorization"), []byte("prior authorisation"), []byte("step therapy"),
+		// Qualified positioning: one choice among several.
+		[]byte("one of several"), []byte("one of many"), []byte("one of the options"), []byte("an option"), []byte("another option"),
+		[]byte("treatment option"), []byte("one option")}
+	unknownCues   = [][]byte{[]byte("should not"), []byte("not be used"), []byte("not for"), []byte("not indicated"), []byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
+	serviceHelp   = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
+	serviceWords  = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
+	helpSubjects  = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
+	riskWords     = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
+	lowerNouns    = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
+	offWords      = setOf("off", "discount", "savings", "copay", "co", "rebate")
+	saveWords     = setOf("save", "saving", "savings", "discount", "off", "copay", "pay")
+	effectiveNext = setOf("date", "immediately", "as", "on", "from", "until")
 )
 
 func containsAny(b []byte, cues [][]byte) bool {
@@ -540,6 +621,13 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if first := st.after(ss, se, 1); len(first) > 0 && (first[0].s == m.s && imperativeTriggers[st.w(first[0])] || strings.HasSuffix(st.w(first[0]), "ing")) {
 			return
 		}
+	}
+	// A ranking against another product with no measured result ("more
+	// effective than ezetimibe", "better tolerated than antimuscarinics")
+	// is the comparative rule's finding; its efficacy word is part of the
+	// comparison, not a separate statement of a result.
+	if st.sentence(ss, se, sfRanking) && !st.sentence(ss, se, sfMeasured) {
+		return
 	}
 	// The sentence is judged once: 1 a claim to report, 2 not a claim
 	// (indication, absence of data, instruction) or substantiated, 3
