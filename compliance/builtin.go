@@ -169,7 +169,7 @@ var unsubstantiatedPhrases = []string{
 	"works in", "starts working", "fast acting", "long lasting", "all day", "24 hour", "around the clock",
 	"achieved", "achieve", "achieves", "remission", "response rate", "response rates",
 	"symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
-	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
+	"led to", "cut", "cuts", "halved", "halves", "slashed", "slashes", "slashing", "boosts", "restores", "controls", "eliminates", "stops",
 	"dropped", "fell", "by half", "in half", "lower", "out of", "in 2",
 	"guaranteed", "guarantee", "guarantees", "cure", "cures", "cured", "no side effects", "without side effects",
 	"side effect free", "works for everyone", "every patient", "every time", "forever", "for good", "thing of the past",

@@ -594,6 +594,7 @@ const (
 	sfNotResult
 	sfMeasured
 	sfRanking
+	sfDosing
 )
 
 // sentence answers one question about the sentence [ss, se), once.
@@ -636,6 +637,8 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 		v = st.measured(ss, se)
 	case sfRanking:
 		v = st.ranking(ss, se)
+	case sfDosing:
+		v = st.dosing(ss, se)
 	}
 	f[0] |= flag
 	if v {

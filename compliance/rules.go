@@ -281,6 +281,125 @@ var measuredWords = setOf("reduce", "reduces", "reduced", "reducing", "reduction
 	"prevented", "cleared", "built", "week", "weeks", "month", "months", "halved", "half", "twice", "times", "third", "double", "doubled",
 	"cut", "cuts", "change", "reached", "lowest", "swell", "caused", "percent", "mmhg")
 
+// populationWords describe who was studied (sex, age, race, history), so a
+// percentage they follow ("61% male", "42% of patients were 65 or older",
+// "71% had a prior MI") is a baseline characteristic, not a result.
+var populationWords = setOf("male", "males", "female", "females", "men", "women", "white", "black", "asian", "hispanic",
+	"latino", "latina", "older", "younger", "aged", "age", "prior", "previous", "previously", "history", "baseline",
+	"smokers", "smoker", "naive", "naïve", "enrolled", "randomized", "randomised", "diagnosed", "established")
+
+// resultWordsNear end the look for a population description: "42% of
+// patients were pain-free" states a result.
+var resultWordsNear = setOf("free", "reduced", "reduction", "lowered", "improved", "improvement", "reached", "achieved",
+	"responded", "response", "fewer", "less", "relief", "cleared", "remission", "goal")
+
+// describesPopulation reports whether the words after a percentage ending at
+// e describe the patients studied rather than what happened to them.
+func (st *check) describesPopulation(e, se int) bool {
+	next := st.after(e, se, 7)
+	for i := range next {
+		w := st.w(next[i])
+		if resultWordsNear[w] {
+			return false
+		}
+		if populationWords[w] {
+			// "enrolled patients were older": the subject, then the trait.
+			if w != "enrolled" && w != "randomized" && w != "randomised" {
+				return true
+			}
+		}
+		// "38% with diabetes": a condition the patients had.
+		if i == 0 && w == "with" && len(next) > 1 && st.conditionWord(st.w(next[1])) {
+			return true
+		}
+		if i == 0 && w == "had" {
+			continue
+		}
+	}
+	return false
+}
+
+// conditionWord reports whether w names a disease or symptom.
+func (st *check) conditionWord(w string) bool {
+	if conditionWords[w] {
+		return true
+	}
+	if notConditions[w] {
+		return false
+	}
+	for _, suf := range conditionSuffixes {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// doseUnits and scheduleWords make a dosing instruction: "25 mg once daily,
+// increasing to 50 mg after 4 to 8 weeks".
+var (
+	doseUnits     = setOf("mg", "mcg", "µg", "ug", "g", "ml", "units", "iu", "tablet", "tablets", "capsule", "capsules", "puff", "puffs", "drops", "injection")
+	scheduleWords = setOf("daily", "once", "twice", "weekly", "nightly", "bedtime", "every", "titrate", "titrated", "titration",
+		"dose", "doses", "dosing", "starting", "maximum", "increasing", "increase", "increased")
+	// dosingResults keep a dosing sentence a claim: "50 mg once daily
+	// reduced LDL-C by 40%".
+	dosingResults = setOf("reduced", "reduces", "reduction", "lowered", "lowers", "improved", "improves", "improvement",
+		"relief", "relieved", "fewer", "cleared", "controlled", "prevented", "protection", "effective", "proven", "shown")
+)
+
+// dosing reports whether the sentence [ss, se) is a dosing or titration
+// instruction with no result in it.
+func (st *check) dosing(ss, se int) bool {
+	if bytes.IndexByte(st.b[ss:se], '%') >= 0 {
+		return false
+	}
+	b := st.b
+	dose, sched := false, false
+	prevDigits := false
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		w := string(b[i:j])
+		if dosingResults[w] {
+			return false
+		}
+		if doseUnits[w] && prevDigits {
+			dose = true
+		}
+		if scheduleWords[w] {
+			sched = true
+		}
+		prevDigits = isDigits(strings.Trim(w, ".,"))
+		i = j
+	}
+	return dose && sched
+}
+
+// topicNoun reports whether the word [s, e) is a noun naming a topic: after
+// "in", "for" or "of" within three words, with no object after it.
+func (st *check) topicNoun(ss, se, s, e int) bool {
+	next := st.after(e, se, 1)
+	j := skipSpaces(st.b, e)
+	if len(next) > 0 && next[0].s == j && !st.is(next, 0, setOf("on", "with", "in", "for", "and", "or", "at")) {
+		return false
+	}
+	prev := st.before(ss, s, 3)
+	for i := range prev {
+		if st.is(prev, i, setOf("in", "for", "of")) {
+			return true
+		}
+	}
+	return false
+}
+
 // rankingWords compare the product with another.
 var rankingWords = setOf("than", "vs", "versus", "superior", "compared", "outperforms", "outperformed", "outperform",
 	"beats", "beat", "unlike", "against", "head")
@@ -473,7 +592,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		prev = st.before(ss, s, 4)
 		next := st.after(e, se, 2)
 		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || st.sentence(ss, se, sfAdverse) ||
-			st.is(prev, 0, formulations) || st.sentence(ss, se, sfNotResult) {
+			st.is(prev, 0, formulations) || st.sentence(ss, se, sfNotResult) || st.describesPopulation(e, se) {
 			return // savings, strengths ("cream 0.1%"), coverage, baseline demographics
 		}
 	case "percent", "per cent":
@@ -600,13 +719,19 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if st.is(next, 0, lowerNouns) {
 			return
 		}
+		// A topic, not a result: "a new chapter in LDL-C lowering", "strength
+		// in cholesterol lowering" (the noun after "in", with no object).
+		if (p == "lowering" || p == "reducing") && st.topicNoun(ss, se, s, e) {
+			return
+		}
 	case "fewer":
 		next := st.after(e, se, 3)
 		if st.eq(next, 0, "than") {
 			return
 		}
 	}
-	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) {
+	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) || st.sentence(ss, se, sfDosing) ||
+		(p == "mg/dl" || p == "mmhg") && st.sentence(ss, se, sfNotResult) {
 		return
 	}
 	// Purpose and instructions: "to help reduce the risk of thrush",
