@@ -194,6 +194,15 @@ type offLabelGroup struct {
 	name   string
 	terms  []string
 	covers []string // other groups whose presence in the indications allows this one
+	// requires makes the group a use modifier that only contradicts a
+	// label naming one of these words: "prevention" contradicts a label
+	// for acute treatment, "without a statin" one for use with a statin.
+	requires []string
+	// allow are further indication words that put the group on label.
+	allow []string
+	// symptoms and endpoints belong to the condition: when the group is on
+	// label, "pain" and "nausea" of a migraine product are too.
+	symptoms []string
 }
 
 var offLabelVocabulary = []offLabelGroup{
@@ -206,19 +215,35 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "adult", terms: []string{"adults", "adult"}},
 	{name: "childbearing", terms: []string{"childbearing", "child bearing"}, covers: []string{"pregnancy"}},
 	{name: "premenopausal", terms: []string{"premenopausal", "perimenopausal", "pre menopausal", "still having periods"}},
-	{name: "asthma", terms: []string{"asthma", "asthmatic", "asthmatics"}},
+	{name: "asthma", terms: []string{"asthma", "asthmatic", "asthmatics"}, symptoms: []string{"wheeze", "wheezing", "cough", "breathlessness", "attacks", "attack", "exacerbations", "exacerbation"}},
 	{name: "copd", terms: []string{"copd", "chronic obstructive pulmonary disease", "emphysema", "chronic bronchitis"}},
 	{name: "hypertension", terms: []string{"hypertension", "high blood pressure"}},
 	{name: "heart failure", terms: []string{"heart failure", "cardiac failure"}},
 	{name: "hyperlipidemia", terms: []string{"hyperlipidemia", "hyperlipidaemia", "high cholesterol", "hypercholesterolemia", "hypercholesterolaemia", "dyslipidemia", "dyslipidaemia"}},
 	{name: "myocardial infarction", terms: []string{"heart attack", "heart attacks", "myocardial infarction"}},
 	{name: "stroke", terms: []string{"stroke", "strokes"}},
+	{name: "ascvd", terms: []string{"atherosclerotic cardiovascular disease", "ascvd", "heart disease", "coronary heart disease",
+		"coronary artery disease", "cardiovascular disease", "narrowed arteries", "clogged arteries", "hardening of the arteries",
+		"atherosclerosis", "peripheral artery disease", "peripheral arterial disease"}},
+	{name: "hdl", terms: []string{"raise hdl", "raises hdl", "raising hdl", "raised hdl", "increase hdl", "increases hdl",
+		"increasing hdl", "boost hdl", "boosts hdl", "low hdl", "hdl raising"}, allow: []string{"hdl"}},
+	{name: "triglycerides", terms: []string{"triglycerides", "triglyceride", "hypertriglyceridemia", "hypertriglyceridaemia"}},
+	{name: "prevention", terms: []string{"preventive", "preventative", "prevention", "prophylaxis", "prophylactic",
+		"prevent", "prevents", "preventing"}, requires: []string{"acute"}},
+	{name: "statin free", terms: []string{"statin intolerant", "statin intolerance", "intolerant to statins", "intolerant of statins",
+		"cannot take a statin", "can't take a statin", "cannot take statins", "can't take statins", "without a statin",
+		"no statin", "instead of a statin", "instead of statins", "statin free", "in place of a statin"},
+		requires: []string{"statin"}, allow: []string{"intolerant", "intolerance", "unable to take"}},
+	{name: "bph", terms: []string{"benign prostatic hyperplasia", "bph", "enlarged prostate", "prostate enlargement",
+		"lower urinary tract symptoms", "luts", "prostatectomy", "prostate surgery"}},
+	{name: "nocturia", terms: []string{"nocturia", "nocturnal enuresis", "bedwetting", "bed wetting", "night time urination"}},
 	{name: "atrial fibrillation", terms: []string{"atrial fibrillation", "afib", "a fib"}},
 	{name: "diabetes", terms: []string{"diabetes", "diabetic", "diabetics"}},
 	{name: "type 1 diabetes", terms: []string{"type 1 diabetes", "type i diabetes"}, covers: []string{}},
 	{name: "type 2 diabetes", terms: []string{"type 2 diabetes", "type ii diabetes"}},
 	{name: "obesity", terms: []string{"obesity", "obese", "weight loss", "lose weight", "weight management", "overweight"}},
-	{name: "migraine", terms: []string{"migraine", "migraines"}},
+	{name: "migraine", terms: []string{"migraine", "migraines"}, symptoms: []string{"pain", "headache", "headaches", "nausea",
+		"vomiting", "photophobia", "phonophobia", "aura", "attack", "attacks", "pain free", "pain freedom"}},
 	{name: "depression", terms: []string{"depression", "major depressive disorder", "depressive"}},
 	{name: "anxiety", terms: []string{"anxiety", "generalized anxiety disorder", "panic disorder"}},
 	{name: "insomnia", terms: []string{"insomnia", "sleep disorder", "sleep disorders"}},
@@ -229,22 +254,22 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "parkinson", terms: []string{"parkinson's", "parkinsons", "parkinson's disease"}},
 	{name: "epilepsy", terms: []string{"epilepsy", "seizures", "seizure disorder"}},
 	{name: "multiple sclerosis", terms: []string{"multiple sclerosis"}},
-	{name: "rheumatoid arthritis", terms: []string{"rheumatoid arthritis"}},
-	{name: "osteoarthritis", terms: []string{"osteoarthritis"}},
+	{name: "rheumatoid arthritis", terms: []string{"rheumatoid arthritis"}, symptoms: []string{"pain", "stiffness", "swelling", "flares"}},
+	{name: "osteoarthritis", terms: []string{"osteoarthritis"}, symptoms: []string{"pain", "stiffness", "swelling"}},
 	{name: "psoriatic arthritis", terms: []string{"psoriatic arthritis"}},
 	{name: "psoriasis", terms: []string{"psoriasis", "plaque psoriasis"}},
-	{name: "atopic dermatitis", terms: []string{"atopic dermatitis", "eczema"}},
+	{name: "atopic dermatitis", terms: []string{"atopic dermatitis", "eczema"}, symptoms: []string{"itch", "itching", "pruritus", "rash", "redness", "flares", "flare"}},
 	{name: "acne", terms: []string{"acne"}},
 	{name: "rosacea", terms: []string{"rosacea"}},
 	{name: "crohn", terms: []string{"crohn's disease", "crohn's", "crohns"}},
 	{name: "ulcerative colitis", terms: []string{"ulcerative colitis"}},
 	{name: "ibs", terms: []string{"irritable bowel syndrome", "ibs"}},
-	{name: "gerd", terms: []string{"gerd", "acid reflux", "heartburn", "gastroesophageal reflux"}},
+	{name: "gerd", terms: []string{"gerd", "acid reflux", "heartburn", "gastroesophageal reflux"}, symptoms: []string{"heartburn", "regurgitation"}},
 	{name: "osteoporosis", terms: []string{"osteoporosis"}},
 	{name: "ckd", terms: []string{"chronic kidney disease", "kidney disease", "ckd"}},
 	{name: "lupus", terms: []string{"lupus"}},
-	{name: "gout", terms: []string{"gout"}},
-	{name: "allergic rhinitis", terms: []string{"allergic rhinitis", "hay fever", "seasonal allergies"}},
+	{name: "gout", terms: []string{"gout"}, symptoms: []string{"pain", "flare", "flares", "swelling", "inflammation", "tenderness", "redness"}},
+	{name: "allergic rhinitis", terms: []string{"allergic rhinitis", "hay fever", "seasonal allergies"}, symptoms: []string{"sneezing", "congestion", "runny nose", "itchy eyes"}},
 	{name: "sinusitis", terms: []string{"sinusitis", "nasal polyps"}},
 	{name: "covid", terms: []string{"covid 19", "covid", "coronavirus", "sars cov 2"}},
 	{name: "influenza", terms: []string{"influenza", "flu"}},
@@ -253,7 +278,8 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "cancer", terms: []string{"cancer", "cancers", "tumor", "tumors", "tumour", "tumours", "oncology", "carcinoma", "lymphoma", "leukemia", "leukaemia", "melanoma"}},
 	{name: "chronic pain", terms: []string{"chronic pain", "fibromyalgia", "neuropathic pain", "back pain", "arthritis pain"}},
 	{name: "erectile dysfunction", terms: []string{"erectile dysfunction"}},
-	{name: "overactive bladder", terms: []string{"overactive bladder"}},
+	{name: "overactive bladder", terms: []string{"overactive bladder", "oab"}, symptoms: []string{"urgency", "frequency", "leakage",
+		"leaks", "leaking", "accidents", "incontinence", "wetting"}},
 	{name: "anemia", terms: []string{"anemia", "anaemia"}},
 	{name: "endometriosis", terms: []string{"endometriosis"}},
 	{name: "smoking cessation", terms: []string{"smoking cessation", "quit smoking", "stop smoking"}},
@@ -289,9 +315,10 @@ var conditionWords = setOf("disease", "diseases", "disorder", "disorders", "synd
 	"seizures", "emetogenic", "planus", "lichen", "hypogonadism", "hypothyroidism", "hyperthyroidism", "glaucoma",
 	"colic", "flu", "influenza", "covid", "hiv", "hepatitis", "gout", "lupus", "rosacea", "warts", "scabies", "herpes",
 	"shingles", "melanoma", "lymphoma", "leukemia", "leukaemia", "carcinoma", "sarcoma", "myeloma", "stroke",
-	"fibrillation", "angina", "neuropathy", "retinopathy", "nephropathy", "cirrhosis", "hives", "urticaria", "dandruff")
+	"fibrillation", "angina", "neuropathy", "retinopathy", "nephropathy", "cirrhosis", "hives", "urticaria", "dandruff",
+	"headache", "headaches", "incontinence", "hyperplasia", "dysplasia", "nocturia", "leakage")
 
-var conditionSuffixes = []string{"itis", "osis", "emia", "aemia", "algia", "ectasis", "spasm", "penia", "paresis", "plegia", "iasis", "igo"}
+var conditionSuffixes = []string{"itis", "osis", "emia", "aemia", "algia", "ectasis", "spasm", "penia", "paresis", "plegia", "iasis", "igo", "uria", "pathy"}
 
 // notConditions end like a condition but are not one.
 var notConditions = setOf("diagnosis", "prognosis", "diagnoses", "prognoses", "academia", "nostalgia", "indigo",
@@ -316,4 +343,4 @@ var conditionStop = setOf("for", "in", "with", "without", "of", "and", "or", "to
 var conditionGeneric = setOf("different", "many", "common", "serious", "certain", "various", "similar", "same", "own",
 	"main", "major", "possible", "real", "underlying", "existing", "related", "type", "form", "forms", "people's",
 	"breakthrough", "facial", "face", "body", "skin", "hand", "hands", "arm", "arms", "leg", "legs", "knee", "knees",
-	"elbow", "elbows", "foot", "feet", "neck", "trunk")
+	"elbow", "elbows", "foot", "feet", "neck", "trunk", "hour", "hours", "minute", "minutes", "mean", "daily", "weekly", "monthly", "average", "joint", "joints")

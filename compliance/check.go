@@ -91,7 +91,7 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 	}
 	if p != nil && strings.TrimSpace(p.Indications) != "" && e.on[RuleOffLabel] {
 		st.offApplies = true
-		st.indications = normalize(p.Indications, false).b
+		st.indications = positiveIndications(normalize(p.Indications, false).b)
 		st.groupOK = map[int]bool{}
 	}
 	for _, m := range doc.Modules {
@@ -750,4 +750,31 @@ func minInt(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// limitationCues mark a sentence of the indications that limits the use
+// ("Limitations of use: not indicated for the preventive treatment"): its
+// terms are excluded, not approved.
+var limitationCues = [][]byte{[]byte("not indicated"), []byte("limitation of use"), []byte("limitations of use"),
+	[]byte("not approved"), []byte("not for use"), []byte("not recommended"), []byte("has not been established"),
+	[]byte("have not been established")}
+
+// positiveIndications drops the sentences of the normalised indications
+// that limit the use, so a use the label excludes is not taken as approved.
+func positiveIndications(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		i := bytes.Index(b, []byte(". "))
+		var sent []byte
+		if i < 0 {
+			sent, b = b, nil
+		} else {
+			sent, b = b[:i+2], b[i+2:]
+		}
+		if containsAny(sent, limitationCues) {
+			continue
+		}
+		out = append(out, sent...)
+	}
+	return out
 }

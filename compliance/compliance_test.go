@@ -247,6 +247,39 @@ func TestOffLabel(t *testing.T) {
 		{"ISI", "IMPORTANT SAFETY INFORMATION\nDo not use Zelvora to treat COPD.", nil, nil, nil},
 		{"no indications", "Now for children.", nil, &Context{Product: &Product{BrandName: "X"}}, nil},
 	})
+	// A product for the acute treatment of gout flares, used with
+	// allopurinol, for the labels' use modifiers and condition families.
+	podra := &Product{BrandName: "Podrava", EstablishedName: "colvenibart",
+		Indications: "PODRAVA is indicated as an adjunct to allopurinol therapy for the acute treatment of gout flares in adults. " +
+			"Limitations of use: PODRAVA is not indicated for the prophylaxis of gout flares."}
+	bladder := &Product{BrandName: "Urelix", EstablishedName: "tarofenacin",
+		Indications: "URELIX is indicated for the treatment of overactive bladder with symptoms of urge urinary incontinence, urgency and frequency in adults."}
+	pctx := Context{Product: podra}
+	bctx := Context{Product: bladder}
+	runRuleCases(t, RuleOffLabel, pctx, []ruleCase{
+		{"prevention against an acute label", "Podrava: daily prophylaxis between flares.", []string{"prophylaxis"}, nil, nil},
+		{"symptom of the indicated condition", "Colvenibart eased joint pain within 24 hours of a gout flare.", nil, nil, nil},
+		{"another condition of the same family", "Colvenibart also calms septic arthritis and tendinitis.", []string{"septic arthritis", "tendinitis"}, nil, nil},
+		{"baseline history", "At entry, 40% of patients had a prior kidney stone and 30% had chronic kidney disease at baseline.", nil, nil, nil},
+		{"history before the condition", "Patients with a history of psoriasis were enrolled.", nil, nil, nil},
+		{"endpoint of the indicated condition", "Colvenibart: 2-hour pain relief in the gout flare studies.", nil, nil, nil},
+	})
+	runRuleCases(t, RuleOffLabel, bctx, []ruleCase{
+		{"other incontinence", "Urelix for overflow incontinence after surgery.", []string{"overflow incontinence"}, nil, nil},
+		{"label's incontinence", "Fewer urge urinary incontinence episodes each day.", nil, nil, nil},
+		{"daily endpoint", "Reduced mean daily incontinence episodes at week 12.", nil, nil, nil},
+		{"prostate", "Urelix for men with an enlarged prostate and BPH.", []string{"enlarged prostate", "BPH"}, nil, nil},
+		{"night-time condition by its ending", "Urelix for nocturia.", []string{"nocturia"}, nil, nil},
+		{"symptom named in the label", "Less urgency and fewer leaks.", nil, nil, nil},
+	})
+	lipid := &Product{BrandName: "Corlanza", EstablishedName: "vetrolimab",
+		Indications: "CORLANZA is indicated as an adjunct to diet and statin therapy to reduce LDL-C in adults with established atherosclerotic cardiovascular disease (ASCVD)."}
+	runRuleCases(t, RuleOffLabel, Context{Product: lipid}, []ruleCase{
+		{"the label's population in plain words", "For adults with coronary artery disease who take a statin.", nil, nil, nil},
+		{"without the background therapy", "For patients who cannot take a statin.", []string{"cannot take a statin"}, nil, nil},
+		{"the other lipid", "Vetrolimab raises HDL too.", []string{"raises HDL"}, nil, nil},
+		{"triglycerides", "Also lowers triglycerides.", []string{"triglycerides"}, nil, nil},
+	})
 }
 
 func TestNewClaim(t *testing.T) {

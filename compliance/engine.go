@@ -128,7 +128,10 @@ func Compile(cfg Config) (*Engine, error) {
 	if e.on[RuleOffLabel] {
 		e.groupIndex = map[string]int{}
 		for gi, g := range offLabelVocabulary {
-			ng := offLabelGroup{name: g.name, covers: g.covers}
+			ng := offLabelGroup{name: g.name, covers: g.covers, requires: g.requires, allow: g.allow}
+			for _, sy := range g.symptoms {
+				ng.symptoms = append(ng.symptoms, normPhrase(sy))
+			}
 			for _, t := range g.terms {
 				nt := normPhrase(t)
 				ng.terms = append(ng.terms, nt)

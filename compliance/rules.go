@@ -879,7 +879,7 @@ func (st *check) offLabel(m matchAt, gi int) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	if st.sentence(ss, se, sfSafety) {
+	if st.sentence(ss, se, sfSafety) || st.history(ss, se, m.s) {
 		return
 	}
 	st.builtin(RuleOffLabel, m.s, m.e, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(st.b[m.s:m.e]))))
@@ -894,6 +894,21 @@ func (st *check) groupAllowed(gi int) bool {
 	}
 	g := st.e.groups[gi]
 	ok := false
+	if len(g.requires) > 0 {
+		// A use modifier is on label unless the label names the use it
+		// contradicts.
+		ok = true
+		for _, r := range g.requires {
+			if len(indexWord(st.indications, []byte(r))) > 0 {
+				ok = false
+			}
+		}
+	}
+	for _, a := range g.allow {
+		if len(indexWord(st.indications, []byte(a))) > 0 {
+			ok = true
+		}
+	}
 	for _, t := range g.terms {
 		if len(indexWord(st.indications, []byte(t))) > 0 {
 			ok = true
@@ -1362,6 +1377,29 @@ func since(t, asOf time.Time) string {
 	}
 }
 
+// historyWords say a condition is the patients' past or baseline, not the
+// use promoted: "71% had a prior myocardial infarction".
+var historyWords = setOf("prior", "previous", "past", "history", "baseline")
+
+// history reports whether the condition at p is described as the history
+// or baseline of the patients studied.
+func (st *check) history(ss, se, p int) bool {
+	if st.sentence(ss, se, sfNotResult) {
+		return true
+	}
+	prev := st.before(ss, p, 3)
+	if st.anyIn(prev, historyWords) {
+		return true
+	}
+	next := st.after(p, se, 4)
+	for i := range next {
+		if st.eq(next, i, "baseline") && i > 0 && st.eq(next, i-1, "at") {
+			return true
+		}
+	}
+	return false
+}
+
 // indicationWords returns the words of the indications and their
 // five-letter stems, computed once per check.
 func (st *check) indicationHas(w string) bool {
@@ -1383,6 +1421,15 @@ func (st *check) indicationHas(w string) bool {
 				st.indWords[word[:8]+"*"] = true
 			}
 			i = j
+		}
+		// The symptoms and endpoints of a condition on the label are on
+		// label too.
+		for gi, g := range st.e.groups {
+			if len(g.symptoms) > 0 && st.groupAllowed(gi) {
+				for _, sy := range g.symptoms {
+					st.indWords[sy] = true
+				}
+			}
 		}
 	}
 	if st.indWords[w] {
@@ -1418,7 +1465,7 @@ func (st *check) conditionPhrase(m matchAt, suffix bool) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	if st.sentence(ss, se, sfSafety) || st.sentence(ss, se, sfInstruction) {
+	if st.sentence(ss, se, sfSafety) || st.sentence(ss, se, sfInstruction) || st.history(ss, se, hs) {
 		return
 	}
 	prev := st.before(ss, hs, 3)
@@ -1468,12 +1515,14 @@ func (st *check) conditionPhrase(m matchAt, suffix bool) {
 	}
 	// A condition the vocabulary knows by another name ("eczema" for
 	// atopic dermatitis) is on label when its group is.
-	if len(words) == 1 {
-		for gi, g := range st.e.groups {
-			for _, t := range g.terms {
-				if t == head && st.groupAllowed(gi) {
-					return
-				}
+	// So is a phrase ending in such a name ("heart disease caused by
+	// narrowed arteries" for ASCVD).
+	phrase := string(b[start:he])
+	for gi, g := range st.e.groups {
+		for _, t := range g.terms {
+			if (t == head && len(words) == 1 || strings.HasSuffix(phrase, t) && strings.IndexByte(t, ' ') > 0 &&
+				(len(t) == len(phrase) || phrase[len(phrase)-len(t)-1] == ' ') && bad >= he-len(t)) && st.groupAllowed(gi) {
+				return
 			}
 		}
 	}
@@ -1540,7 +1589,8 @@ func (st *check) agePhrase(m matchAt, p string) {
 
 var (
 	outcomeWords = setOf("no", "zero", "without", "less", "fewer", "reduced", "avoid", "minimal", "rare", "little", "lower", "free")
-	genericHeads = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions")
+	genericHeads = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions", "headache",
+		"headaches", "incontinence")
 )
 
 // populationAllowed reports whether a word names a population of a
