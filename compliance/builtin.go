@@ -141,7 +141,8 @@ var superlativePhrases = []string{
 	"mildest", "softest", "longest lasting", "longest acting", "thing of the past", "total control", "complete control",
 	"complete protection", "total protection", "absolutely no", "zero", "first in class", "first of its kind",
 	"nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "symptom free",
-	"worry free", "never",
+	"worry free", "never", "top rated", "top ranked", "highest rated", "leading", "definitive", "unrivalled", "gone for good",
+	"nothing compares", "in a class of its own", "in a league of its own", "like no other",
 }
 
 // Comparative phrases; "than" is handled on its own (any comparative
@@ -151,7 +152,9 @@ var comparativePhrases = []string{
 	"vs", "vs.", "versus", "compared with", "compared to", "comparison with", "comparison to", "in comparison",
 	"head to head", "non inferior", "noninferior", "non inferiority", "noninferiority",
 	"as effective as", "as good as", "as safe as", "as well tolerated as", "twice as", "times more", "times as",
-	"beats", "compare", "outshines", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
+	"beats", "compare", "outshines", "outshone", "advantage over", "advantages over", "edge over",
+	"do better", "does better", "did better", "can do better", "out performs", "out performed", "out perform", "out performing",
+	"outdoes", "outdid", "wins head to head", "won head to head", "head to head win", "trumps", "outclasses", "outclassed", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
 }
 
 // Efficacy and safety statement triggers (percentages are found on their

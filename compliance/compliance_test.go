@@ -83,6 +83,16 @@ func checkOffsets(t testing.TB, text string, fs []Finding) {
 
 func TestSuperlative(t *testing.T) {
 	runRuleCases(t, RuleSuperlative, Context{}, []ruleCase{
+		{"top-rated", "Sorvane, the top-rated nasal spray among allergists.", []string{"top-rated"}, nil, nil},
+		{"leading", "Sorvane is now Canada's leading allergy spray.", []string{"leading"}, nil, nil},
+		{"leading cause is not a claim", "Pollen is a leading cause of hay fever; rising counts are leading to more visits.", nil, nil, nil},
+		{"definitive", "Sorvane: the definitive answer to seasonal sneezing.", []string{"definitive"}, nil, nil},
+		{"definitive diagnosis is not a claim", "A definitive diagnosis needs a skin-prick test.", nil, nil, nil},
+		{"second to none and unmatched", "Relief second to none, with unmatched comfort.", []string{"second to none", "unmatched"}, nil, nil},
+		{"gone for good", "Sneezing season: gone for good.", []string{"gone for good"}, nil, nil},
+		{"endpoint with a number", "At week 4, 38% of patients were symptom-free.", nil, nil, nil},
+		{"endpoint with a reference", "More patients were itch-free at day 14 with lumibrolimus.²", nil, nil, nil},
+		{"free as an absolute", "Finally, itch-free skin.", []string{"itch-free"}, nil, nil},
 		{"best", "It is the best treatment for asthma.", []string{"the best"}, nil, nil},
 		{"guaranteed and no side effects", "Guaranteed results with no side effects.", []string{"Guaranteed", "no side effects"}, nil, nil},
 		{"upper case and line break", "NO SIDE\nEFFECTS, EVER.", []string{"NO SIDE\nEFFECTS"}, nil, nil},
@@ -118,6 +128,12 @@ func TestSuperlative(t *testing.T) {
 
 func TestComparative(t *testing.T) {
 	runRuleCases(t, RuleComparative, Context{}, []ruleCase{
+		{"advantage over", "Sorvane has a real advantage over older sprays.", []string{"advantage over"}, nil, nil},
+		{"edge over", "The edge over cetirizine: no drowsiness.", []string{"edge over"}, nil, nil},
+		{"do better", "Still sneezing on loratadine? You can do better.", []string{"can do better"}, nil, nil},
+		{"hyphenated outperform", "Sorvane out-performed fluticasone on nasal congestion.", []string{"out-performed"}, nil, nil},
+		{"wins head-to-head", "Sorvane wins head-to-head against mometasone.", []string{"wins head-to-head"}, nil, nil},
+		{"shown to with a verb is not a comparison", "No other spray has been shown to clear congestion as well as sorvane.", nil, nil, nil},
 		{"better than", "Better than lisinopril.", []string{"Better than"}, nil, nil},
 		{"superior to", "Zelvora was superior to placebo.", []string{"superior to"}, nil, nil},
 		{"more effective than", "It is more effective than albuterol.", []string{"more effective than"}, nil, nil},

@@ -116,10 +116,44 @@ func (st *check) superlative(m matchAt, p string) {
 		if st.eq(next, 0, "factors") {
 			return
 		}
+	case "leading":
+		// "the leading CETP inhibitor", "the UK's leading OAB therapy"; not
+		// "leading to", "a leading cause", "leading experts".
+		if st.is(next, 0, leadingNotClaims) || !(st.eq(prev, 0, "the") || len(prev) > 0 && strings.HasSuffix(st.w(prev[0]), "'s")) {
+			return
+		}
+	case "definitive":
+		if !st.eq(prev, 0, "the") || st.is(next, 0, definitiveNotClaims) {
+			return
+		}
+	case "nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "symptom free":
+		// A trial endpoint ("pain-free at 2 hours", "one in three were
+		// pain-free") in a referenced or numeric statement, not an absolute.
+		if st.substantiated(ss, se, m.s, m.e) || st.numeric(ss, se) {
+			return
+		}
 	}
 	st.noteClaim(m.s, m.e)
 	st.builtin(RuleSuperlative, m.s, m.e, "")
 }
+
+var (
+	leadingNotClaims    = setOf("to", "cause", "causes", "role", "roles", "experts", "expert", "researchers", "authorities", "edge", "the", "a", "up", "into", "in")
+	definitiveNotClaims = setOf("diagnosis", "study", "studies", "trial", "trials", "treatment", "surgery", "therapy")
+)
+
+// numeric reports whether the sentence [ss, se) states a number: a digit, a
+// percentage or a rate in words ("one in three", "twice as many").
+func (st *check) numeric(ss, se int) bool {
+	for i := ss; i < se; i++ {
+		if c := st.b[i]; c >= '0' && c <= '9' || c == '%' {
+			return true
+		}
+	}
+	return st.hasWord(ss, se, numericWords)
+}
+
+var numericWords = setOf("twice", "half", "third", "thirds", "quarter", "times", "double", "triple", "percent")
 
 // onlyBrand finds "only <brand>": the product said to be the only one.
 func (st *check) onlyBrand(m matchAt) {
@@ -188,7 +222,11 @@ func (st *check) noOther(m matchAt) {
 	// "No other LAMA has been shown to improve lung function faster"
 	// compares as well.
 	k, _, _ := st.sentenceOf(m.s)
-	for _, t := range st.after(m.e, se, 40) {
+	after := st.after(m.e, se, 40)
+	for i, t := range after {
+		if i > 0 && st.eq(after, i-1, "to") {
+			continue // "shown to lower LDL-C": a verb, not a comparison
+		}
 		if w := st.w(t); comparativeWord(w) || w == "further" || w == "more" {
 			st.comparativeAt(k, ss, se, m.s, end, nil)
 			break
