@@ -301,6 +301,10 @@ func TestOffLabel(t *testing.T) {
 func TestNewClaim(t *testing.T) {
 	late := Context{Product: zelvora, AsOf: asOf}
 	runRuleCases(t, RuleNewClaim, late, []ruleCase{
+		{"new hope", "Zelvora brings new hope to people with severe asthma.", []string{"new"}, nil, nil},
+		{"place with a possessive", "Covered on New Mexico's state formulary.", nil, nil, nil},
+		{"new to a condition", "New to inhalers? Start with our technique videos.", nil, nil, nil},
+		{"new to the market", "Zelvora, new to UK pharmacies this spring.", []string{"new"}, nil, nil},
 		{"years after launch", "Discover the new Zelvora inhaler.", []string{"new"}, nil, nil},
 		{"capital", "NEW: once-monthly dosing.", []string{"NEW"}, nil, nil},
 		{"within six months", "Discover the new Novatra.", nil, &Context{Product: freshLaunch, AsOf: asOf}, nil},

@@ -997,7 +997,7 @@ func youngestAge(ind []byte) int {
 // newNotClaims follow "new" when it describes something other than the
 // product: places, patients, symptoms, data.
 var (
-	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "hope", "year", "years")
+	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "year", "years")
 	newNotClaims = setOf("patients", "patient", "users", "user", "prescriptions", "prescription", "prescribers", "cases", "case",
 		"diagnosis", "diagnoses", "onset", "lesions", "lesion", "or", "symptoms", "symptom", "infections", "infection",
 		"data", "study", "studies", "research", "analysis", "analyses", "findings", "publication", "guidelines", "guideline",
@@ -1009,6 +1009,10 @@ var (
 	newPrevNotClaims = setOf("any", "other", "start", "starting", "taking", "take", "begin", "beginning", "develop", "develops", "developing", "notice", "experience", "report", "get", "have", "had")
 )
 
+// newToMarkets make "new to …" a claim about the product's arrival.
+var newToMarkets = setOf("market", "markets", "pharmacies", "pharmacy", "shelves", "formulary", "formularies", "us", "uk",
+	"europe", "canada", "country", "class", "australia", "practice", "clinic", "clinics")
+
 var newcomers = setOf("patients", "people", "users", "those", "adults", "anyone", "someone")
 
 func (st *check) newClaim(m matchAt) {
@@ -1018,6 +1022,20 @@ func (st *check) newClaim(m matchAt) {
 	_, ss, se := st.sentenceOf(m.s)
 	prev := st.before(ss, m.s, 2)
 	next := st.after(m.e, se, 2)
+	// Places take the possessive: "New Jersey's Medicaid list".
+	if len(next) > 0 && newPlaces[strings.TrimSuffix(st.w(next[0]), "'s")] {
+		return
+	}
+	// "New to overactive bladder?", "new to injections": the reader is new
+	// to something; "new to the market" and "still new to <brand>" say the
+	// product is new.
+	if st.eq(next, 0, "to") {
+		far := st.after(m.e, se, 4)
+		named := len(far) > 1 && (st.w(far[1]) == st.brandWord || st.w(far[1]) == st.estWord)
+		if st.is(prev, 0, newcomers) || !named && !st.anyIn(far[1:], newToMarkets) {
+			return
+		}
+	}
 	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(next, 1, newNotClaims) && !st.eq(next, 1, "or") ||
 		st.is(prev, 0, newPrevNotClaims) || st.is(prev, 0, setOf("what's", "whats")) && st.is(next, 0, setOf("in", "at", "on", "with", "for")) && !st.productNear(m.e, 120) ||
 		st.eq(next, 0, "to") && st.is(prev, 0, newcomers) {
