@@ -317,7 +317,7 @@ var measuredWords = setOf("reduce", "reduces", "reduced", "reducing", "reduction
 	"increased", "increasing", "decrease", "decreased", "decreases", "fewer", "less", "greater", "higher", "gains",
 	"gain", "relief", "relieved", "response", "responses", "protection", "prevent", "prevents", "preventing",
 	"prevented", "cleared", "built", "week", "weeks", "month", "months", "halved", "half", "twice", "times", "third", "double", "doubled",
-	"cut", "cuts", "change", "reached", "lowest", "swell", "caused", "percent", "mmhg")
+	"cut", "cuts", "change", "reached", "lowest", "swell", "hour", "hours", "caused", "percent", "mmhg")
 
 // populationWords describe who was studied (sex, age, race, history), so a
 // percentage they follow ("61% male", "42% of patients were 65 or older",
@@ -438,9 +438,11 @@ func (st *check) topicNoun(ss, se, s, e int) bool {
 	return false
 }
 
-// rankingWords compare the product with another.
+// rankingWords compare the product with another, or rank it above all
+// ("unmatched LDL-C control", "a game-changer for bladder control").
 var rankingWords = setOf("than", "vs", "versus", "superior", "compared", "outperforms", "outperformed", "outperform",
-	"beats", "beat", "unlike", "against", "head")
+	"beats", "beat", "unlike", "against", "head", "unmatched", "unrivalled", "unrivaled", "unparalleled", "unsurpassed",
+	"unbeatable", "changer", "gamechanger", "revolutionary", "breakthrough", "ultimate", "best", "leading", "definitive")
 
 // ranking reports whether the sentence [ss, se) compares with another product.
 // A quantity ("more than 12,000 adults", "fewer than 3%") is not one.
@@ -677,7 +679,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 	case "no", "zero":
 		next := st.after(e, se, 2)
-		if !st.is(next, 0, symptomNouns) && !(st.eq(next, 0, "more") && st.is(next, 1, symptomNouns)) {
+		if !st.is(next, 0, symptomNouns) && !((st.eq(next, 0, "more") || len(next) > 1 && st.w(next[1]) == "side") && st.is(next, 1, symptomNouns)) {
 			return
 		}
 		e = next[len(next)-1].e
