@@ -50,15 +50,17 @@ type check struct {
 	groupOK     map[int]bool
 	indWords    map[string]bool
 
-	unsubSent map[int]uint8
+	// unsubSent, sentFlags, cues and compSent are per sentence, by its
+	// index in sent: slices, not maps, as they are read for every match.
+	unsubSent []uint8
 	// sentFlags caches what a sentence is (computed, value) per sentence
 	// start, so a long sentence with many triggers is read once per
 	// question.
-	sentFlags map[int][2]uint16
+	sentFlags [][2]uint16
 	lastSent  [3]int
 	// cues are the cue marks found in each sentence (by its start).
-	cues     map[int]uint16
-	compSent map[int]bool
+	cues     []uint16
+	compSent []bool
 	orgOn    []bool
 	// arena holds the words looked up around the current match.
 	arena []tok
@@ -70,9 +72,10 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 		ctx.AsOf = time.Now().UTC().Truncate(24 * time.Hour)
 	}
 	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
-	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
-		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint16{}, compSent: map[int]bool{}}
+	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1}
 	st.sent = sentences(n)
+	ns := max(len(st.sent), 1)
+	st.unsubSent, st.sentFlags, st.compSent, st.cues = make([]uint8, ns), make([][2]uint16, ns), make([]bool, ns), make([]uint16, ns)
 	p := ctx.Product
 	if p != nil {
 		bw := normalize(p.BrandName, false).b
@@ -185,12 +188,11 @@ func (st *check) run() {
 	}
 	st.isi = merged
 	// What each sentence is, from its cue phrases.
-	st.cues = map[int]uint16{}
 	for _, m := range ms {
 		for _, en := range st.e.entries[m.id] {
 			if en.kind == pkCue {
-				_, ss, _ := st.sentenceOf(m.s)
-				st.cues[ss] |= uint16(en.idx)
+				k, _, _ := st.sentenceOf(m.s)
+				st.cues[k] |= uint16(en.idx)
 			}
 		}
 	}
@@ -387,6 +389,16 @@ func (st *check) sentenceOf(p int) (int, int, int) {
 	k, s, e := st.findSentence(p)
 	st.lastSent = [3]int{k, s, e}
 	return k, s, e
+}
+
+// sentK is the index of the sentence starting at ss; the sentence of the
+// last match is remembered, so this is nearly always a comparison.
+func (st *check) sentK(ss int) int {
+	if st.lastSent[1] == ss && st.lastSent[2] > ss {
+		return st.lastSent[0]
+	}
+	k, _, _ := st.findSentence(ss)
+	return k
 }
 
 func (st *check) findSentence(p int) (int, int, int) {
@@ -599,7 +611,8 @@ const (
 
 // sentence answers one question about the sentence [ss, se), once.
 func (st *check) sentence(ss, se int, flag uint16) bool {
-	f := st.sentFlags[ss]
+	k := st.sentK(ss)
+	f := st.sentFlags[k]
 	if f[0]&flag != 0 {
 		return f[1]&flag != 0
 	}
@@ -618,21 +631,21 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 			}
 		}
 	case sfAdverse:
-		v = st.cues[ss]&cueAdverse != 0
+		v = st.cues[k]&cueAdverse != 0
 	case sfRisk:
 		v = bytes.Contains(sent, []byte("risk"))
 	case sfInstruction:
 		v = st.instruction(ss, se)
 	case sfNoClaim:
-		v = st.cues[ss]&cueNoClaim != 0
+		v = st.cues[k]&cueNoClaim != 0
 	case sfSafety:
 		v = st.safetySentence(ss, se)
 	case sfProduct:
 		v = st.brandWord != "" && (len(indexWord(sent, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(sent, []byte(st.estWord))) > 0)
 	case sfConvenience:
-		v = st.cues[ss]&cueConvenience != 0
+		v = st.cues[k]&cueConvenience != 0
 	case sfNotResult:
-		v = st.cues[ss]&cueNotResult != 0
+		v = st.cues[k]&cueNotResult != 0
 	case sfMeasured:
 		v = st.measured(ss, se)
 	case sfRanking:
@@ -644,7 +657,7 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 	if v {
 		f[1] |= flag
 	}
-	st.sentFlags[ss] = f
+	st.sentFlags[k] = f
 	return v
 }
 

@@ -864,10 +864,11 @@ var safetyPhrases = [][]byte{[]byte("not for"), []byte("not approved"), []byte("
 // warning.
 func (st *check) safetySentence(ss, se int) bool {
 	sent := st.b[ss:se]
-	if st.cues[ss]&cueSafety != 0 {
+	k := st.sentK(ss)
+	if st.cues[k]&cueSafety != 0 {
 		return true
 	}
-	if st.cues[ss]&cueRisk == 0 {
+	if st.cues[k]&cueRisk == 0 {
 		return false
 	}
 	// "increased risk of pneumonia" warns; "reduced the risk of stroke"
