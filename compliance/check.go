@@ -369,7 +369,9 @@ func (st *check) finish() []Finding {
 	for i := range kept {
 		kept[i].Quote = st.doc.Text[st.n.runeByte[kept[i].Start]:st.n.runeByte[kept[i].End]]
 	}
-	slices.SortStableFunc(kept, func(a, b Finding) int {
+	// After the overlap pass a rule has one finding per start, so start
+	// and rule order them totally and an unstable sort is deterministic.
+	slices.SortFunc(kept, func(a, b Finding) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
