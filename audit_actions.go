@@ -187,6 +187,8 @@ var serverAuditActions = func() map[string]bool {
 		ActionAnnotationCreated, ActionAnnotationReplied, ActionAnnotationResolved, ActionAnnotationReopened,
 		ActionAnnotationsCarried,
 		ActionReviewRecordExported, ActionForm2253Exported,
+		ActionFindingDismissed, ActionFindingReopened, ActionComplianceRuleSaved, ActionGuidelineSaved, ActionGuidelineDeleted,
+		ActionComplianceChecked,
 	} {
 		m[a] = true
 	}
@@ -249,3 +251,16 @@ func ServerAuditActionNames() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Audit actions of compliance checks (issue 17): a finding dismissed
+// with its reason or reopened; an organisation rule saved or a built-in
+// rule switched (both compliance_rule_saved); a guideline document saved
+// or deleted; a version checked (meta: how many findings, carried, fixed).
+const (
+	ActionFindingDismissed    = "finding_dismissed"
+	ActionFindingReopened     = "finding_reopened"
+	ActionComplianceRuleSaved = "compliance_rule_saved"
+	ActionGuidelineSaved      = "guideline_saved"
+	ActionGuidelineDeleted    = "guideline_deleted"
+	ActionComplianceChecked   = "compliance_checked"
+)

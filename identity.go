@@ -268,6 +268,17 @@ type Tx interface {
 	AuditStore
 	StorageStore
 	SearchStore
+	JobStore
+}
+
+// JobStore enqueues background work atomically with the change that
+// needs it.
+type JobStore interface {
+	// EnqueueComplianceCheck asks for the compliance check of version
+	// versionID to run after the transaction commits (a background job).
+	// Without a job queue it does nothing: the periodic sweep of pending
+	// checks runs it instead.
+	EnqueueComplianceCheck(ctx context.Context, versionID string) error
 }
 
 // Store is the whole storage port: reads outside transactions, and write

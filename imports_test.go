@@ -22,7 +22,7 @@ const module = "fairbalance"
 // Groups of our packages, as the rules name them.
 var (
 	// libraries: pure helpers with no I/O of their own.
-	libraries = []string{"fairbalance/auth", "fairbalance/pgrest", "fairbalance/pdftext", "fairbalance/samplepdf", "fairbalance/ratelimit", "fairbalance/anchor", "fairbalance/recordpdf"}
+	libraries = []string{"fairbalance/auth", "fairbalance/pgrest", "fairbalance/pdftext", "fairbalance/samplepdf", "fairbalance/ratelimit", "fairbalance/anchor", "fairbalance/recordpdf", "fairbalance/compliance"}
 	// adapters: the outside world behind the root package's ports.
 	adapters = []string{"fairbalance/sqlstore", "fairbalance/blobstore", "fairbalance/mail", "fairbalance/auditseal", "fairbalance/jobs"}
 	// testSupport: packages for tests only; the program never imports them.
@@ -49,6 +49,7 @@ var importRules = map[string]importRule{
 	"fairbalance/recordpdf":                {may: []string{module}},
 	"fairbalance/ratelimit":                {may: []string{module}},
 	"fairbalance/anchor":                   {may: []string{module}, noHTTP: true},
+	"fairbalance/compliance":               {noHTTP: true},
 	"fairbalance/dataapi":                  {may: with([]string{module}, libraries), noHTTP: true},
 	"fairbalance/service":                  {may: with([]string{module, "fairbalance/dataapi"}, libraries), noHTTP: true},
 	"fairbalance/httpapi":                  {may: with([]string{module, "fairbalance/dataapi", "fairbalance/service"}, libraries)},

@@ -33,6 +33,9 @@ type ReviewRecord struct {
 	// Annotations are every annotation on the version, in reading order,
 	// each with its thread's replies and how it is anchored.
 	Annotations []RecordAnnotation `json:"annotations"`
+	// Compliance is the version's compliance check: its findings in
+	// reading order with their states, and every dismissal among them.
+	Compliance RecordCompliance `json:"compliance"`
 	// Steps are the round's steps in the template's order, each with its
 	// decision and signature.
 	Steps []RecordStep `json:"steps"`
@@ -145,6 +148,45 @@ type RecordAnnotation struct {
 	// carried forward from (nil: made on this version).
 	CarriedFrom *string       `json:"carried_from"`
 	Replies     []RecordReply `json:"replies"`
+}
+
+// RecordCompliance is the compliance check of the reviewed version.
+type RecordCompliance struct {
+	// CheckedAt is when the check ran (nil: pending, or a version from
+	// before the checks).
+	CheckedAt *time.Time      `json:"checked_at"`
+	Findings  []RecordFinding `json:"findings"`
+	// Dismissals are the findings dismissed, each with who dismissed it,
+	// when and why.
+	Dismissals []RecordDismissal `json:"dismissals"`
+}
+
+// RecordFinding is one compliance finding on the version.
+type RecordFinding struct {
+	ID          string          `json:"id"`
+	Rule        string          `json:"rule"`
+	RuleVersion int             `json:"rule_version"`
+	Severity    FindingSeverity `json:"severity"`
+	State       FindingState    `json:"state"`
+	// Start and End are code points of the version's text.
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+	Quote   string `json:"quote"`
+	Message string `json:"message"`
+	// Page is the 1-based page of the quote (1 for authored text).
+	Page int `json:"page"`
+	// FirstVersionID is the version on which the finding was first made.
+	FirstVersionID string `json:"first_version_id"`
+}
+
+// RecordDismissal is a dismissed finding's dismissal.
+type RecordDismissal struct {
+	FindingID string       `json:"finding_id"`
+	Rule      string       `json:"rule"`
+	Quote     string       `json:"quote"`
+	By        RecordPerson `json:"by"`
+	At        time.Time    `json:"at"`
+	Reason    string       `json:"reason"`
 }
 
 // RecordReply is a reply in an annotation's thread.

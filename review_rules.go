@@ -111,6 +111,10 @@ const (
 	GateISI            = "isi"
 	GateChangeRequests = "change_requests"
 	GateVersion        = "version"
+	// GateCriticalFindings: the current version has open critical
+	// compliance findings; GateCompliancePending: its check still runs.
+	GateCriticalFindings  = "critical_findings"
+	GateCompliancePending = "compliance_pending"
 )
 
 // GateProblem is one unmet condition of the ready-for-review gate.
@@ -137,6 +141,11 @@ type GateInput struct {
 	// LastRoundVersionID is the version the asset's last closed round
 	// reviewed ("" for none).
 	LastRoundVersionID string
+	// OpenCriticalFindings counts the current version's open critical
+	// compliance findings; CompliancePending tells that its check has not
+	// finished.
+	OpenCriticalFindings int
+	CompliancePending    bool
 }
 
 // ReviewGate is the ready-for-review gate: every condition the asset and
@@ -145,7 +154,8 @@ type GateInput struct {
 // the asset is draft or changes_requested; product, audience and market
 // are set; for every type but other, the version carries the product's
 // ISI; every change request is done; after changes were requested, the
-// version is a new one.
+// version is a new one; the version's compliance check has finished and
+// left no open critical finding.
 func ReviewGate(in GateInput) []GateProblem {
 	var out []GateProblem
 	add := func(code, msg string) { out = append(out, GateProblem{Code: code, Message: msg}) }
@@ -174,6 +184,15 @@ func ReviewGate(in GateInput) []GateProblem {
 	}
 	if a.Status == AssetChangesRequested && in.LastRoundVersionID != "" && a.CurrentVersionID != nil && *a.CurrentVersionID == in.LastRoundVersionID {
 		add(GateVersion, "Changes were requested on this version: add a new version with the changes before resubmitting.")
+	}
+	if in.CompliancePending {
+		add(GateCompliancePending, "The compliance check of this version is still running; submit when it has finished.")
+	}
+	switch n := in.OpenCriticalFindings; {
+	case n == 1:
+		add(GateCriticalFindings, "1 critical compliance finding is open: fix it in a new version or dismiss it with a reason.")
+	case n > 1:
+		add(GateCriticalFindings, strconv.Itoa(n)+" critical compliance findings are open: fix them in a new version or dismiss them with a reason.")
 	}
 	return out
 }

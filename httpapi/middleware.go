@@ -81,7 +81,13 @@ func (a *API) base(next http.Handler) http.Handler {
 		// Uploads stream to the blob store, which enforces the bucket's
 		// size limit; every other body has the general cap.
 		if r.Body != nil && !isUpload(r) {
-			r.Body = http.MaxBytesReader(sw, r.Body, a.cfg.MaxBodyBytes)
+			limit := a.cfg.MaxBodyBytes
+			if r.URL.Path == "/rest/v1/rpc/check_text" {
+				// check_text refuses text over 1 MB itself, naming the
+				// field; its JSON (escapes, other arguments) needs room.
+				limit = max(limit, 8<<20)
+			}
+			r.Body = http.MaxBytesReader(sw, r.Body, limit)
 		}
 		if a.cors(sw, r) {
 			return

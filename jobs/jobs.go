@@ -80,6 +80,9 @@ type Config struct {
 	Mailer Mailer
 	// Sweeper runs the review workflow's sweeps; nil schedules none.
 	Sweeper Sweeper
+	// Checker runs the compliance checks of large versions; nil
+	// registers no compliance jobs.
+	Checker Checker
 
 	// Now is the clock handed to the Sweeper and compared with the
 	// outbox's due times; nil is time.Now. Tests move it.
@@ -185,6 +188,9 @@ func New(ctx context.Context, c Config) (*Queue, error) {
 					return SweepArgs{Task: task}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: c.SweepInterval}}
 				}, &river.PeriodicJobOpts{ID: "sweep_" + task, RunOnStart: true}))
 		}
+	}
+	if c.Checker != nil {
+		periodic = append(periodic, addCompliance(workers, q, c.MailSweepInterval))
 	}
 	rc := &river.Config{
 		ID:                c.ID,

@@ -135,6 +135,7 @@ func renderRecord(rec *fairbalance.ReviewRecord, versionPages int, img *versionI
 	w.decisions()
 	w.changes()
 	w.annotations()
+	w.findings()
 	w.audit()
 	w.verification()
 	return d.bytes()
@@ -701,6 +702,79 @@ func (w *recordWriter) annotation(n int, an fairbalance.RecordAnnotation) {
 	}
 	w.Ln(1.5)
 	w.line(w.GetY(), rule, 0.15)
+}
+
+// findings is the version's compliance check: each finding with its
+// state, then every dismissal with who, when and why.
+func (w *recordWriter) findings() {
+	c := w.rec.Compliance
+	w.section(fmt.Sprintf("Compliance findings (%d)", len(c.Findings)))
+	switch {
+	case c.CheckedAt == nil && len(c.Findings) == 0:
+		w.para("This version has no completed compliance check.", 9, muted)
+		return
+	case len(c.Findings) == 0:
+		w.para("The compliance check of "+utc(*c.CheckedAt)+" found nothing on this version.", 9, muted)
+		return
+	}
+	intro := "What the compliance rules found on the version, in reading order: open, dismissed with a reason, or fixed by a later version."
+	if c.CheckedAt != nil {
+		intro += " Checked " + utc(*c.CheckedAt) + "."
+	}
+	w.para(intro, 8.5, muted)
+	w.Ln(1)
+	paged := w.rec.Version.Kind != fairbalance.VersionAuthored
+	for i, f := range c.Findings {
+		w.ensure(16)
+		w.Ln(1.5)
+		y := w.GetY()
+		w.font("sans", "B", 10, accent)
+		w.SetXY(marginX, y)
+		w.CellFormat(11, 5, fmt.Sprintf("F%d", i+1), "", 0, "L", false, 0, "")
+		w.font("sans", "B", 9.5, ink)
+		label := fmt.Sprintf("%s (v%d)", f.Rule, f.RuleVersion)
+		lw := w.GetStringWidth(label) + 3
+		w.CellFormat(lw, 5, clean(label), "", 0, "L", false, 0, "")
+		x := marginX + 11 + lw
+		x += w.pill(x, y, word(f.Severity), severityColour(f.Severity)) + 1.5
+		w.pill(x, y, word(f.State), statusColour(string(f.State)))
+		w.SetY(y + 6.5)
+		where := "“" + f.Quote + "”"
+		if paged {
+			where = fmt.Sprintf("Page %d: %s", f.Page, where)
+		}
+		w.SetX(marginX + 11)
+		w.font("sans", "I", 8.5, muted)
+		w.MultiCell(contentW-11, 4.2, clean(where), "", "L", false)
+		w.SetX(marginX + 11)
+		w.font("sans", "", 9, ink)
+		w.MultiCell(contentW-11, 4.5, clean(f.Message), "", "L", false)
+		w.Ln(1)
+		w.line(w.GetY(), rule, 0.15)
+	}
+	if len(c.Dismissals) == 0 {
+		return
+	}
+	w.subheading(fmt.Sprintf("Dismissals (%d)", len(c.Dismissals)))
+	for _, d := range c.Dismissals {
+		w.ensure(14)
+		w.font("sans", "", 9, ink)
+		w.MultiCell(contentW, 4.5, clean(fmt.Sprintf("%s · “%s”: %s", d.Rule, d.Quote, d.Reason)), "", "L", false)
+		w.font("sans", "", 8, faint)
+		w.MultiCell(contentW, 4, clean(fmt.Sprintf("Dismissed by %s, %s", person(d.By), utc(d.At))), "", "L", false)
+		w.Ln(1)
+	}
+}
+
+// severityColour is the pill colour of a finding's severity.
+func severityColour(s fairbalance.FindingSeverity) rgb {
+	switch s {
+	case fairbalance.SeverityCritical:
+		return red
+	case fairbalance.SeverityWarning:
+		return amber
+	}
+	return gray
 }
 
 // location says where an annotation points: the quote of a text target,

@@ -38,9 +38,10 @@ type Content struct {
 	// Now is the clock.
 	Now    func() time.Time
 	policy *bluemonday.Policy
-	// onVersionAdded runs in add_asset_version's transaction after the
-	// new version v is current (prevID: the version before it): the
-	// annotations are carried forward.
+	// onVersionAdded runs in create_asset's and add_asset_version's
+	// transaction after the new version v is current (prevID: the version
+	// before it, "" for the first): the annotations are carried forward
+	// and the version's compliance check runs or is enqueued.
 	onVersionAdded func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, prevID string, v map[string]any) error
 }
 
@@ -580,6 +581,11 @@ func (ct *Content) createAsset(ctx context.Context, tx fairbalance.Tx, c fairbal
 	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetCreated, "assets", str(asset, "id"), nil, map[string]any{"asset": asset, "version": auditVersion(v)}); err != nil {
 		return nil, err
 	}
+	if ct.onVersionAdded != nil {
+		if err := ct.onVersionAdded(ctx, tx, c, "", v); err != nil {
+			return nil, err
+		}
+	}
 	return asset, nil
 }
 
@@ -656,8 +662,12 @@ func (ct *Content) addAssetVersion(ctx context.Context, tx fairbalance.Tx, c fai
 	if err := auditContent(ctx, tx, c, fairbalance.ActionAssetVersionCreated, "asset_versions", str(v, "id"), nil, auditVersion(v)); err != nil {
 		return nil, err
 	}
-	if ct.onVersionAdded != nil && asset.CurrentVersionID != nil {
-		if err := ct.onVersionAdded(ctx, tx, c, *asset.CurrentVersionID, v); err != nil {
+	if ct.onVersionAdded != nil {
+		prevID := ""
+		if asset.CurrentVersionID != nil {
+			prevID = *asset.CurrentVersionID
+		}
+		if err := ct.onVersionAdded(ctx, tx, c, prevID, v); err != nil {
 			return nil, err
 		}
 	}

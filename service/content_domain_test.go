@@ -85,6 +85,29 @@ func TestVocabulariesMatchCheckConstraints(t *testing.T) {
 			if seen != 11 {
 				t.Errorf("%d value lists in the review tables' CHECK constraints", seen)
 			}
+			// The compliance checks': compliance_rules.kind, severity;
+			// compliance_rule_settings.severity; guideline_documents.source;
+			// compliance_findings.severity, state.
+			seen = 0
+			for _, table := range service.ComplianceTables() {
+				checks, err := sqltest.ValueChecks(t.Context(), db, table.Name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				enums := map[string][]string{}
+				for _, c := range table.Columns {
+					if c.Enum != nil {
+						enums[c.Name] = c.Enum.Values
+					}
+				}
+				if !maps.EqualFunc(checks, enums, slices.Equal) {
+					t.Errorf("%s: CHECK lists %v, registry vocabularies %v", table.Name, checks, enums)
+				}
+				seen += len(checks)
+			}
+			if seen != 6 {
+				t.Errorf("%d value lists in the compliance tables' CHECK constraints", seen)
+			}
 			checks, err := sqltest.ValueChecks(t.Context(), db, "assets")
 			if err != nil {
 				t.Fatal(err)

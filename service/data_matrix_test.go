@@ -290,6 +290,7 @@ func TestPermissionMatrix(t *testing.T) {
 			checkWorkspaceMatrix(t, m, tested, check)
 			checkReviewMatrix(t, m, tested, check)
 			checkAnnotationMatrix(t, m, tested, check)
+			checkComplianceMatrix(t, m, tested, check)
 
 			for _, tbl := range m.data.Tables() {
 				check("table without a matrix entry: "+tbl.Name, tested[tbl.Name] || contentModel[tbl.Name])

@@ -12,3 +12,6 @@ func RecordTables() []*TableSpec { return recordTables(nil) }
 
 // ReviewTables returns the review workflow's tables.
 func ReviewTables() []*TableSpec { return reviewTables() }
+
+// ComplianceTables returns the compliance checks' tables.
+func ComplianceTables() []*TableSpec { return complianceTables() }

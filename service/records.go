@@ -291,11 +291,17 @@ func (b *recordBuilder) build(reviewID string) (*fairbalance.ReviewRecord, *fair
 		return nil, nil, err
 	}
 	rec.Annotations = annotations
+	if rec.Compliance, err = b.compliance(version); err != nil {
+		return nil, nil, err
+	}
 
 	// The round's entries are those of its objects: the round, its steps,
 	// its change requests, the version (made, annotations carried onto
 	// it), and every row and reply of the threads on the version.
 	objects := map[string][]string{"reviews": {review.ID}, "asset_versions": {version.ID}, "annotations": threadRows, "annotation_replies": replies}
+	for _, f := range rec.Compliance.Findings {
+		objects["compliance_findings"] = append(objects["compliance_findings"], f.ID)
+	}
 	for _, s := range rec.Steps {
 		objects["review_steps"] = append(objects["review_steps"], s.ID)
 	}
@@ -431,6 +437,30 @@ func (b *recordBuilder) changes(review *fairbalance.Review) ([]fairbalance.Recor
 		}
 	}
 	return append(checklist, raised...), nil
+}
+
+// compliance is the version's check: its findings (as version_findings
+// lists them) and their dismissals.
+func (b *recordBuilder) compliance(v *fairbalance.Version) (fairbalance.RecordCompliance, error) {
+	out := fairbalance.RecordCompliance{Findings: []fairbalance.RecordFinding{}, Dismissals: []fairbalance.RecordDismissal{}}
+	found, err := b.r.reg.Compliance.ForVersion(b.ctx, b.tx, v.ID)
+	if err != nil {
+		return out, err
+	}
+	out.CheckedAt = utcPtr(found.CheckedAt)
+	for _, f := range found.Findings {
+		out.Findings = append(out.Findings, fairbalance.RecordFinding{ID: f.ID, Rule: f.Rule, RuleVersion: f.RuleVersion, Severity: f.Severity,
+			State: f.State, Start: f.Start, End: f.End, Quote: f.Quote, Message: f.Message, Page: max(f.SortPage, 1), FirstVersionID: f.FirstVersionID})
+		if f.State == fairbalance.FindingDismissed && f.DismissedBy != nil && f.DismissedAt != nil {
+			reason := ""
+			if f.DismissReason != nil {
+				reason = *f.DismissReason
+			}
+			out.Dismissals = append(out.Dismissals, fairbalance.RecordDismissal{FindingID: f.ID, Rule: f.Rule, Quote: f.Quote,
+				By: b.person(*f.DismissedBy), At: f.DismissedAt.UTC(), Reason: reason})
+		}
+	}
+	return out, nil
 }
 
 // annotations are every annotation on the version (as version_annotations

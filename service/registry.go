@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"crypto/ed25519"
 	"strings"
 	"sync"
@@ -46,6 +47,9 @@ type Registry struct {
 	// Annotations are the annotation functions; the review record reads
 	// them (ForVersion).
 	Annotations *Annotations
+	// Compliance are the compliance functions (and the entry points of
+	// the background checks of large versions).
+	Compliance *Compliance
 	// Records exports the review record of a round and the Form 2253 data
 	// of an approved asset (served at /api, not as functions: they answer
 	// documents).
@@ -66,17 +70,26 @@ func NewRegistry(store fairbalance.Store, storage *Storage) *Registry {
 	r := &Registry{store: store, storage: storage}
 	tables := append(recordTables(r.sniff), workspaceTables()...)
 	tables = append(tables, contentTables()...)
-	r.Engine = dataapi.New(store, append(tables, reviewTables()...)...)
+	r.Engine = dataapi.New(store, append(tables, reviewAndComplianceTables()...)...)
 	r.RegisterFunctions(r.recordFunctions()...)
 	r.RegisterFunctions(r.workspaceFunctions()...)
 	r.RegisterFunctions(r.searchFunctions()...)
 	r.Reviews = &Reviews{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.Annotations = &Annotations{rv: r.Reviews}
 	content := NewContent(storage)
-	content.onVersionAdded = r.Annotations.carry
+	r.Compliance = newCompliance(r.Reviews)
+	content.onVersionAdded = func(ctx context.Context, tx fairbalance.Tx, c fairbalance.Caller, prevID string, v map[string]any) error {
+		if prevID != "" {
+			if err := r.Annotations.carry(ctx, tx, c, prevID, v); err != nil {
+				return err
+			}
+		}
+		return r.Compliance.versionAdded(ctx, tx, c, prevID, v)
+	}
 	r.RegisterFunctions(content.Functions()...)
 	r.RegisterFunctions(r.Reviews.Functions()...)
 	r.RegisterFunctions(r.Annotations.Functions()...)
+	r.RegisterFunctions(r.Compliance.Functions()...)
 	r.Records = &Records{reg: r, Now: func() time.Time { return time.Now().UTC() }}
 	r.MailQueued = func() {
 		if q := r.Config.MailQueued; q != nil {

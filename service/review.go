@@ -273,6 +273,11 @@ func gateInput(ctx context.Context, tx fairbalance.Tx, a *fairbalance.Asset) (fa
 		return in, err
 	}
 	in.OpenChangeRequests = int(n)
+	if a.CurrentVersionID != nil {
+		if err := gateCompliance(ctx, tx, &in, *a.CurrentVersionID); err != nil {
+			return in, err
+		}
+	}
 	last, err := readDBRows(ctx, tx, "reviews", and(condEq("asset_id", a.ID), &fairbalance.Cond{Column: "status", Operator: "neq", Value: string(fairbalance.ReviewOpen)}), 0,
 		selCol("version_id", fairbalance.TypeText), selCol("round", fairbalance.TypeInteger))
 	if err != nil {

@@ -214,7 +214,9 @@ func TestReviewGateConditions(t *testing.T) {
 				{"ready", nil, nil},
 				{"no product", map[string]any{"product_id": nil}, []string{"isi", "product_id"}},
 				{"no market", map[string]any{"market": ""}, []string{"market"}},
-				{"no ISI", map[string]any{"content_html": "<p>Zelvora lowers LDL-C.</p>"}, []string{"isi"}},
+				// An efficacy claim with no safety information is also a
+				// critical fair-balance finding of the compliance check.
+				{"no ISI", map[string]any{"content_html": "<p>Zelvora lowers LDL-C.</p>"}, []string{"critical_findings", "isi"}},
 				{"ISI module marked", map[string]any{"content_html": fmt.Sprintf(`<p>Hi</p><p><span data-module-id="%s" data-module-kind="isi">ISI</span></p>`, e.isi["id"])}, nil},
 				{"ISI module text", map[string]any{"content_html": "<p>zelvora ISI module\nbody.</p>"}, nil},
 				{"type other needs no ISI", map[string]any{"type": "other", "content_html": "<p>Internal note.</p>"}, nil},
@@ -233,7 +235,7 @@ func TestReviewGateConditions(t *testing.T) {
 			}
 			pdf = testPDF(t, "Zelvora lowers LDL-C.")
 			path = upload(t, e.matrixEnv, e.storage, marketer, "asset-files", "leaflet.pdf", pdf)
-			if got := unmet(create(map[string]any{"content_html": nil, "file_path": path})); !slices.Equal(got, []string{"isi"}) {
+			if got := unmet(create(map[string]any{"content_html": nil, "file_path": path})); !slices.Equal(got, []string{"critical_findings", "isi"}) {
 				t.Errorf("PDF without the ISI: %v", got)
 			}
 			// The details name every condition, one per line.

@@ -235,6 +235,12 @@ func reviewTables() []*TableSpec {
 		AnnotationsTable(), AnnotationRepliesTable()}
 }
 
+// reviewAndComplianceTables are the review workflow's tables and the
+// compliance checks'.
+func reviewAndComplianceTables() []*TableSpec {
+	return append(reviewTables(), complianceTables()...)
+}
+
 // AnnotationsTable is annotations: each version's rows of the comment
 // threads anchored in it (issue 16). Written only by the annotation
 // functions (annotations.go).

@@ -54,6 +54,8 @@ type DB struct {
 	gc      *groupCommitter // SQLite only
 	// mailHook runs in the transaction of every EnqueueMail (OnMailEnqueued).
 	mailHook atomic.Pointer[MailHook]
+	// jobHook runs in the transaction of every EnqueueComplianceCheck.
+	jobHook atomic.Pointer[JobHook]
 }
 
 var _ fairbalance.Store = (*DB)(nil)
@@ -212,7 +214,7 @@ func (db *DB) tx1(ctx context.Context, fn func(tx fairbalance.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("sqlstore: begin: %w", err)
 	}
-	q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true, mailHook: db.mailHook.Load()}
+	q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true, mailHook: db.mailHook.Load(), jobHook: db.jobHook.Load()}
 	defer db.prepareMissed(ctx, q)
 	if err := fn(q); err != nil {
 		_ = tx.Rollback()
@@ -394,6 +396,8 @@ type querier struct {
 	missed []string
 	// mailHook is the store's MailHook when the querier runs a transaction.
 	mailHook *MailHook
+	// jobHook is the store's JobHook when the querier runs a transaction.
+	jobHook *JobHook
 }
 
 func (q *querier) stmt(ctx context.Context, query string) (*sql.Stmt, error) {

@@ -129,7 +129,7 @@ func (db *DB) runBatch(batch []*txRequest) {
 			results[i] = fmt.Errorf("sqlstore: savepoint: %w", err)
 			continue
 		}
-		q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true, mailHook: db.mailHook.Load()}
+		q := &querier{pool: db.writer, tx: tx, stmts: &db.wstmts, d: db.d, inTx: true, mailHook: db.mailHook.Load(), jobHook: db.jobHook.Load()}
 		err := runFn(r.fn, q)
 		if err != nil {
 			if _, rerr := tx.ExecContext(ctx, "ROLLBACK TO fb_tx"); rerr != nil {

@@ -78,3 +78,27 @@ func (db *DB) OnMailEnqueued(fn MailHook) {
 func (db *DB) MailByID(ctx context.Context, id int64) (*fairbalance.MailMessage, error) {
 	return scanMail(db.read().row(ctx, `SELECT `+mailColumns+` FROM mail_outbox WHERE id = ?`, id))
 }
+
+// JobHook runs inside the transaction of every EnqueueComplianceCheck
+// with that transaction; its error fails the transaction.
+type JobHook func(ctx context.Context, tx *sql.Tx, versionID string) error
+
+// OnComplianceCheckEnqueued makes fn the JobHook of every later
+// transaction; nil removes it. The job queue uses it to insert the check's
+// job atomically with the version.
+func (db *DB) OnComplianceCheckEnqueued(fn JobHook) {
+	if fn == nil {
+		db.jobHook.Store(nil)
+		return
+	}
+	db.jobHook.Store(&fn)
+}
+
+// EnqueueComplianceCheck runs the store's JobHook in the transaction; it
+// does nothing outside one or without a hook.
+func (q *querier) EnqueueComplianceCheck(ctx context.Context, versionID string) error {
+	if q.tx == nil || q.jobHook == nil {
+		return nil
+	}
+	return (*q.jobHook)(ctx, q.tx, versionID)
+}

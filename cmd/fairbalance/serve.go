@@ -116,7 +116,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	id.DemoContent = service.NewDemoContent(data, storage)
 	// The job queue runs the review workflow's sweeps (due reminders,
 	// overdue marks, expiry notices, expiry).
-	queue, err := openJobs(ctx, &c, db, outbox, data.Reviews.Sweeper(), log)
+	queue, err := openJobs(ctx, &c, db, outbox, data.Reviews.Sweeper(), data.Compliance, log)
 	if err != nil {
 		ln.Close()
 		return err
@@ -262,17 +262,19 @@ func openSealer(ctx context.Context, c *config, db *sqlstore.DB, keys *auth.Keys
 // on the store's own connections (on PostgreSQL with one more connection
 // to LISTEN on), delivering the outbox: every message put in the outbox
 // gets its delivery job in the same transaction. sweeper runs the review
-// workflow's periodic sweeps (nil: none).
-func openJobs(ctx context.Context, c *config, db *sqlstore.DB, outbox *mail.Outbox, sweeper jobs.Sweeper, log *slog.Logger) (*jobs.Queue, error) {
+// workflow's periodic sweeps (nil: none); checker the compliance checks
+// of large versions, each enqueued with its version.
+func openJobs(ctx context.Context, c *config, db *sqlstore.DB, outbox *mail.Outbox, sweeper jobs.Sweeper, checker jobs.Checker, log *slog.Logger) (*jobs.Queue, error) {
 	jq, err := db.JobQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
 	q, err := jobs.New(ctx, jobs.Config{Pool: jq.Pool, Postgres: jq.Postgres, Schema: jq.Schema, ListenURL: c.DatabaseURL,
-		Migrate: db.WithMigrationLock, Mailer: outbox, Sweeper: sweeper, Log: log})
+		Migrate: db.WithMigrationLock, Mailer: outbox, Sweeper: sweeper, Checker: checker, Log: log})
 	if err != nil {
 		return nil, err
 	}
 	db.OnMailEnqueued(q.EnqueueMailTx)
+	db.OnComplianceCheckEnqueued(q.EnqueueComplianceTx)
 	return q, nil
 }

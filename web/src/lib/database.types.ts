@@ -625,6 +625,315 @@ export type Database = {
           },
         ]
       }
+      compliance_checks: {
+        Row: {
+          version_id: string
+          org_id: string
+          asset_id: string
+          prev_version_id: string | null
+          created_by: string
+          created_at: string
+          checked_at: string | null
+          findings: number
+        }
+        Insert: {
+          version_id?: string
+          org_id?: string
+          asset_id?: string
+          prev_version_id?: string | null
+          created_by?: string
+          created_at?: string
+          checked_at?: string | null
+          findings?: number
+        }
+        Update: {
+          version_id?: string
+          org_id?: string
+          asset_id?: string
+          prev_version_id?: string | null
+          created_by?: string
+          created_at?: string
+          checked_at?: string | null
+          findings?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "compliance_checks_version_id_fkey"
+            columns: ["version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      compliance_findings: {
+        Row: {
+          id: string
+          org_id: string
+          asset_id: string
+          version_id: string
+          product_id: string | null
+          asset_type: string
+          rule: string
+          rule_version: number
+          severity: "info" | "warning" | "critical"
+          state: "open" | "dismissed" | "fixed"
+          start_pos: number
+          end_pos: number
+          quote: string
+          message: string
+          guidance: string
+          target: Json
+          sort_page: number
+          sort_pos: number
+          first_version_id: string
+          fixed_in_version_id: string | null
+          dismissed_by: string | null
+          dismissed_at: string | null
+          dismiss_reason: string | null
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          product_id?: string | null
+          asset_type?: string
+          rule?: string
+          rule_version?: number
+          severity?: "info" | "warning" | "critical"
+          state?: "open" | "dismissed" | "fixed"
+          start_pos?: number
+          end_pos?: number
+          quote?: string
+          message?: string
+          guidance?: string
+          target?: Json
+          sort_page?: number
+          sort_pos?: number
+          first_version_id?: string
+          fixed_in_version_id?: string | null
+          dismissed_by?: string | null
+          dismissed_at?: string | null
+          dismiss_reason?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          asset_id?: string
+          version_id?: string
+          product_id?: string | null
+          asset_type?: string
+          rule?: string
+          rule_version?: number
+          severity?: "info" | "warning" | "critical"
+          state?: "open" | "dismissed" | "fixed"
+          start_pos?: number
+          end_pos?: number
+          quote?: string
+          message?: string
+          guidance?: string
+          target?: Json
+          sort_page?: number
+          sort_pos?: number
+          first_version_id?: string
+          fixed_in_version_id?: string | null
+          dismissed_by?: string | null
+          dismissed_at?: string | null
+          dismiss_reason?: string | null
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "compliance_findings_asset_id_fkey"
+            columns: ["asset_id"]
+            isOneToOne: false
+            referencedRelation: "assets"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "compliance_findings_version_id_fkey"
+            columns: ["version_id"]
+            isOneToOne: false
+            referencedRelation: "asset_versions"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "compliance_findings_dismissed_by_fkey"
+            columns: ["dismissed_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      compliance_rule_settings: {
+        Row: {
+          org_id: string
+          code: string
+          enabled: boolean
+          severity: "info" | "warning" | "critical" | null
+          updated_by: string
+          updated_at: string
+        }
+        Insert: {
+          org_id?: string
+          code?: string
+          enabled?: boolean
+          severity?: "info" | "warning" | "critical" | null
+          updated_by?: string
+          updated_at?: string
+        }
+        Update: {
+          org_id?: string
+          code?: string
+          enabled?: boolean
+          severity?: "info" | "warning" | "critical" | null
+          updated_by?: string
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
+      compliance_rule_versions: {
+        Row: {
+          rule_id: string
+          org_id: string
+          version: number
+          rule: Json
+          created_by: string
+          created_at: string
+        }
+        Insert: {
+          rule_id?: string
+          org_id?: string
+          version?: number
+          rule?: Json
+          created_by?: string
+          created_at?: string
+        }
+        Update: {
+          rule_id?: string
+          org_id?: string
+          version?: number
+          rule?: Json
+          created_by?: string
+          created_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "compliance_rule_versions_rule_id_fkey"
+            columns: ["rule_id"]
+            isOneToOne: false
+            referencedRelation: "compliance_rules"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      compliance_rules: {
+        Row: {
+          id: string
+          org_id: string
+          code: string
+          title: string
+          kind: "phrases" | "regex"
+          phrases: Json
+          pattern: string
+          severity: "info" | "warning" | "critical"
+          message: string
+          guidance: string
+          scope: Json
+          enabled: boolean
+          version: number
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          code?: string
+          title?: string
+          kind?: "phrases" | "regex"
+          phrases?: Json
+          pattern?: string
+          severity?: "info" | "warning" | "critical"
+          message?: string
+          guidance?: string
+          scope?: Json
+          enabled?: boolean
+          version?: number
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          code?: string
+          title?: string
+          kind?: "phrases" | "regex"
+          phrases?: Json
+          pattern?: string
+          severity?: "info" | "warning" | "critical"
+          message?: string
+          guidance?: string
+          scope?: Json
+          enabled?: boolean
+          version?: number
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+        ]
+      }
+      guideline_documents: {
+        Row: {
+          id: string
+          org_id: string
+          title: string
+          source: "fda" | "opdp" | "phrma" | "abpi" | "internal"
+          body: string
+          created_by: string
+          created_at: string
+          updated_at: string
+        }
+        Insert: {
+          id?: string
+          org_id?: string
+          title?: string
+          source?: "fda" | "opdp" | "phrma" | "abpi" | "internal"
+          body?: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Update: {
+          id?: string
+          org_id?: string
+          title?: string
+          source?: "fda" | "opdp" | "phrma" | "abpi" | "internal"
+          body?: string
+          created_by?: string
+          created_at?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "guideline_documents_created_by_fkey"
+            columns: ["created_by"]
+            isOneToOne: false
+            referencedRelation: "profiles_v2"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       invites: {
         Row: {
           id: string
@@ -1491,10 +1800,26 @@ export type Database = {
         Args: { [_ in never]: never }
         Returns: Json
       }
+      check_text: {
+        Args: {
+          as_of?: string
+          asset_type?: string
+          audience?: string
+          channel?: string
+          market?: string
+          product_id?: string
+          text: string
+        }
+        Returns: Json
+      }
       claim_step: {
         Args: {
           step_id: string
         }
+        Returns: Json
+      }
+      compliance_rule_list: {
+        Args: { [_ in never]: never }
         Returns: Json
       }
       confirm_change: {
@@ -1561,6 +1886,12 @@ export type Database = {
         }
         Returns: Json
       }
+      delete_guideline: {
+        Args: {
+          id: string
+        }
+        Returns: Json
+      }
       delete_workflow_template: {
         Args: {
           template_id: string
@@ -1569,6 +1900,13 @@ export type Database = {
       }
       diagnostics: {
         Args: { [_ in never]: never }
+        Returns: Json
+      }
+      dismiss_finding: {
+        Args: {
+          finding_id: string
+          reason: string
+        }
         Returns: Json
       }
       get_invite: {
@@ -1616,6 +1954,12 @@ export type Database = {
       reopen_annotation: {
         Args: {
           annotation_id: string
+        }
+        Returns: Json
+      }
+      reopen_finding: {
+        Args: {
+          finding_id: string
         }
         Returns: Json
       }
@@ -1668,6 +2012,31 @@ export type Database = {
         }
         Returns: Json
       }
+      save_compliance_rule: {
+        Args: {
+          code: string
+          enabled?: boolean
+          guidance?: string
+          id?: string
+          kind: string
+          message: string
+          pattern?: string
+          phrases?: Json
+          scope?: Json
+          severity: string
+          title: string
+        }
+        Returns: Json
+      }
+      save_guideline: {
+        Args: {
+          body: string
+          id?: string
+          source: string
+          title: string
+        }
+        Returns: Json
+      }
       save_workflow_template: {
         Args: {
           description?: string
@@ -1695,6 +2064,14 @@ export type Database = {
         Args: {
           asset_id: string
           expires_at: string
+        }
+        Returns: Json
+      }
+      set_builtin_rule: {
+        Args: {
+          code: string
+          enabled: boolean
+          severity?: string
         }
         Returns: Json
       }
@@ -1727,6 +2104,12 @@ export type Database = {
         }
         Returns: Json
       }
+      version_findings: {
+        Args: {
+          version_id: string
+        }
+        Returns: Json
+      }
       withdraw_asset: {
         Args: {
           asset_id: string
@@ -1750,7 +2133,11 @@ export type Database = {
       audience: "hcp" | "patient" | "payer"
       change_request_status: "open" | "done" | "confirmed"
       claim_status: "draft" | "approved" | "withdrawn" | "expired"
+      compliance_rule_kind: "phrases" | "regex"
       decision: "approved" | "approved_with_changes" | "changes_requested" | "rejected"
+      finding_severity: "info" | "warning" | "critical"
+      finding_state: "open" | "dismissed" | "fixed"
+      guideline_source: "fda" | "opdp" | "phrma" | "abpi" | "internal"
       module_kind: "claim" | "isi" | "disclaimer" | "copy" | "image"
       module_status: "draft" | "approved" | "retired"
       notification_kind: "step_activated" | "step_assigned" | "decision" | "round_closed" | "due_soon" | "overdue" | "expiry_soon" | "expired" | "signing_locked" | "asset_withdrawn" | "mentioned"
@@ -1779,7 +2166,11 @@ export const Constants = {
       audience: ["hcp", "patient", "payer"],
       change_request_status: ["open", "done", "confirmed"],
       claim_status: ["draft", "approved", "withdrawn", "expired"],
+      compliance_rule_kind: ["phrases", "regex"],
       decision: ["approved", "approved_with_changes", "changes_requested", "rejected"],
+      finding_severity: ["info", "warning", "critical"],
+      finding_state: ["open", "dismissed", "fixed"],
+      guideline_source: ["fda", "opdp", "phrma", "abpi", "internal"],
       module_kind: ["claim", "isi", "disclaimer", "copy", "image"],
       module_status: ["draft", "approved", "retired"],
       notification_kind: ["step_activated", "step_assigned", "decision", "round_closed", "due_soon", "overdue", "expiry_soon", "expired", "signing_locked", "asset_withdrawn", "mentioned"],

@@ -228,6 +228,21 @@ const TABLES: Record<string, (ctx: Ctx, verb: string) => string> = {
   },
   review_settings: (_, verb) => `${verb} the review settings`,
   claim_references: (ctx, verb) => `${verb} a supporting reference of ${claimOf(ctx)}`,
+  compliance_rules: (ctx, verb) => {
+    const code = text(ctx.after ?? ctx.before, "code");
+    return code ? `${verb} the compliance rule ${quoted(code)}` : `${verb} a compliance rule`;
+  },
+  compliance_rule_versions: (_, verb) => `${verb} a saved version of a compliance rule`,
+  compliance_rule_settings: (ctx, verb) => {
+    const code = text(ctx.after ?? ctx.before, "code");
+    return code ? `${verb} the setting of the built-in rule ${quoted(code)}` : `${verb} a built-in rule's setting`;
+  },
+  guideline_documents: (ctx, verb) => {
+    const title = text(ctx.after ?? ctx.before, "title");
+    return title ? `${verb} the guideline ${quoted(title)}` : `${verb} a guideline`;
+  },
+  compliance_findings: (ctx, verb) => `${verb} a compliance finding on ${assetOf(ctx)}`,
+  compliance_checks: (ctx, verb) => `${verb} the compliance check of a version of ${assetOf(ctx)}`,
 };
 
 function tableAction(action: string): { table: (ctx: Ctx, verb: string) => string; verb: string } | undefined {
@@ -353,6 +368,41 @@ const SENTENCES: Record<string, (ctx: Ctx) => string> = {
     const orphaned = text(ctx.meta, "orphaned");
     const lost = orphaned && orphaned !== "0" ? ` (${orphaned} no longer found in the text)` : "";
     return `carried ${n === "1" ? "1 open comment" : `${n ?? "the open"} comments`} onto the new version of ${assetOf(ctx)}${lost}`;
+  },
+  // Compliance checks.
+  finding_dismissed: (ctx) => {
+    const rule = text(ctx.meta, "rule");
+    const reason = text(ctx.meta, "reason");
+    const what = rule ? `the ${rule} finding` : "a compliance finding";
+    return `dismissed ${what} on ${assetOf(ctx)}${reason ? `: ${quoted(reason)}` : ""}`;
+  },
+  finding_reopened: (ctx) => {
+    const rule = text(ctx.meta, "rule");
+    return `reopened ${rule ? `the ${rule} finding` : "a compliance finding"} on ${assetOf(ctx)}`;
+  },
+  compliance_rule_saved: (ctx) => {
+    const code = text(ctx.meta, "code");
+    if (isRec(ctx.meta) && ctx.meta.builtin === true) {
+      const state = isRec(ctx.after) && ctx.after.enabled === false ? "switched off" : "switched on";
+      return code ? `${state} the built-in rule ${quoted(code)}` : "changed a built-in rule";
+    }
+    const version = text(ctx.meta, "version");
+    return code ? `saved the compliance rule ${quoted(code)}${version ? ` (version ${version})` : ""}` : "saved a compliance rule";
+  },
+  guideline_saved: (ctx) => {
+    const title = text(ctx.after, "title");
+    return title ? `saved the guideline ${quoted(title)}` : "saved a guideline";
+  },
+  guideline_deleted: (ctx) => {
+    const title = text(ctx.before, "title");
+    return title ? `deleted the guideline ${quoted(title)}` : "deleted a guideline";
+  },
+  compliance_checked: (ctx) => {
+    const n = text(ctx.meta, "findings");
+    const fixed = text(ctx.meta, "fixed");
+    const found = n === "0" ? "no findings" : n === "1" ? "1 finding" : `${n ?? "its"} findings`;
+    const closed = fixed && fixed !== "0" ? `; ${fixed} fixed since the previous version` : "";
+    return `checked the new version of ${assetOf(ctx)}: ${found}${closed}`;
   },
   // Exports.
   review_record_exported: (ctx) => {
