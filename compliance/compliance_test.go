@@ -198,6 +198,8 @@ func TestUnsubstantiated(t *testing.T) {
 		{"an absolute ranking without a result is the superlative's", "Sorvane: unmatched allergy control.", nil, nil, nil},
 		{"a ranking with a measured result", "Unmatched 24-hour relief of nasal congestion.", []string{"Unmatched 24-hour relief of nasal congestion."}, nil, nil},
 		{"zero of a kind of side effect", "Sorvane: zero sedating side effects.", []string{"Sorvane: zero sedating side effects."}, nil, nil},
+		{"statement of use", "Sorvane for the seasonal prevention of hay fever.", nil, nil, nil},
+		{"statement of use with a result", "Sorvane for the prevention of hay fever: 41% fewer symptom days.", []string{"Sorvane for the prevention of hay fever: 41% fewer symptom days."}, nil, nil},
 		{"qualified positioning", "Sorvane is one of several once-daily options for improving nasal symptoms.", nil, nil, nil},
 		{"comparison of convenience", "Easier than daily injections: just once a week.", nil, nil, nil},
 		{"strength of a cream", "Try lumibrolimus cream 0.1% today.", nil, nil, nil},

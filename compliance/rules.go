@@ -770,6 +770,13 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 			return
 		}
 	}
+	// A statement of use, "<product> for the daily prevention of …", names
+	// what the product is for (the off-label rule judges that), not a
+	// result, unless the sentence measures one.
+	if p == "prevention of" && (st.eq(prev, 0, "the") && st.eq(prev, 1, "for") || st.eq(prev, 1, "the") && st.eq(prev, 2, "for")) &&
+		!st.sentence(ss, se, sfMeasured) && !st.numeric(ss, se) {
+		return
+	}
 	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) || st.sentence(ss, se, sfDosing) ||
 		(p == "mg/dl" || p == "mmhg") && st.sentence(ss, se, sfNotResult) {
 		return
