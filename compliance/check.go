@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -62,6 +63,8 @@ type check struct {
 	cues     []uint16
 	compSent []bool
 	orgOn    []bool
+	// ms is the match buffer, returned to matchPool when the check ends.
+	ms []matchAt
 	// arena holds the words looked up around the current match.
 	arena []tok
 }
@@ -122,7 +125,12 @@ func (st *check) run() {
 	var ms []matchAt
 	if st.e.ac != nil {
 		raw := st.e.ac.FindAllOverlapping(b)
-		ms = make([]matchAt, 0, len(raw))
+		// The judged matches reuse the buffer of an earlier check.
+		if bp, _ := matchPool.Get().(*[]matchAt); bp != nil && cap(*bp) >= len(raw) {
+			ms = (*bp)[:0]
+		} else {
+			ms = make([]matchAt, 0, len(raw))
+		}
 		for _, m := range raw {
 			s, en, ok := st.bounded(m.Start, m.End, m.PatternID)
 			if !ok {
@@ -130,6 +138,7 @@ func (st *check) run() {
 			}
 			ms = append(ms, matchAt{s, en, m.PatternID})
 		}
+		st.ms = ms
 	}
 	// Longest first at each position, so "superior to" wins over
 	// "superior" when a rule reports once per sentence.
@@ -247,6 +256,10 @@ func (st *check) run() {
 type matchAt struct {
 	s, e, id int
 }
+
+// matchPool keeps match buffers between checks: a megabyte of text has
+// tens of thousands of matches.
+var matchPool sync.Pool
 
 // bounded applies word boundaries (and inflection endings) to a raw
 // automaton match.

@@ -269,6 +269,10 @@ func (e *Engine) Check(doc Document, ctx Context) []Finding {
 	out := st.finish()
 	st.n.orig = ""
 	normPool.Put(st.n)
+	if st.ms != nil {
+		ms := st.ms[:0]
+		matchPool.Put(&ms)
+	}
 	return out
 }
 
