@@ -405,20 +405,33 @@ func (st *check) dosing(ss, se int) bool {
 		if j == i {
 			break
 		}
-		w := string(b[i:j])
-		if dosingResults[w] {
+		w := b[i:j]
+		if dosingResults[string(w)] {
 			return false
 		}
-		if doseUnits[w] && prevDigits {
+		if prevDigits && doseUnits[string(w)] {
 			dose = true
 		}
-		if scheduleWords[w] {
+		if scheduleWords[string(w)] {
 			sched = true
 		}
-		prevDigits = isDigits(strings.Trim(w, ".,"))
+		prevDigits = digitsOnly(bytes.Trim(w, ".,"))
 		i = j
 	}
 	return dose && sched
+}
+
+// digitsOnly is isDigits on bytes, without a conversion.
+func digitsOnly(w []byte) bool {
+	if len(w) == 0 {
+		return false
+	}
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // topicNoun reports whether the word [s, e) is a noun naming a topic: after
