@@ -141,7 +141,8 @@ var superlativePhrases = []string{
 	"mildest", "softest", "longest lasting", "longest acting", "thing of the past", "total control", "complete control",
 	"complete protection", "total protection", "absolutely no", "zero", "first in class", "first of its kind",
 	"nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "symptom free",
-	"worry free", "never",
+	"worry free", "never", "top rated", "top ranked", "highest rated", "leading", "definitive", "unrivalled", "gone for good",
+	"nothing compares", "in a class of its own", "in a league of its own", "like no other",
 }
 
 // Comparative phrases; "than" is handled on its own (any comparative
@@ -151,7 +152,9 @@ var comparativePhrases = []string{
 	"vs", "vs.", "versus", "compared with", "compared to", "comparison with", "comparison to", "in comparison",
 	"head to head", "non inferior", "noninferior", "non inferiority", "noninferiority",
 	"as effective as", "as good as", "as safe as", "as well tolerated as", "twice as", "times more", "times as",
-	"beats", "compare", "outshines", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
+	"beats", "compare", "outshines", "outshone", "advantage over", "advantages over", "edge over",
+	"do better", "does better", "did better", "can do better", "out performs", "out performed", "out perform", "out performing",
+	"outdoes", "outdid", "wins head to head", "won head to head", "head to head win", "trumps", "outclasses", "outclassed", "works as well as", "work as well as", "worked as well as", "unlike", "over placebo", "relative to", "in contrast to", "than placebo",
 }
 
 // Efficacy and safety statement triggers (percentages are found on their
@@ -169,7 +172,7 @@ var unsubstantiatedPhrases = []string{
 	"works in", "starts working", "fast acting", "long lasting", "all day", "24 hour", "around the clock",
 	"achieved", "achieve", "achieves", "remission", "response rate", "response rates",
 	"symptom free", "in as little as", "as early as", "sustained", "results in", "resulted in",
-	"led to", "cut", "cuts", "halved", "slashed", "boosts", "restores", "controls", "eliminates", "stops",
+	"led to", "cut", "cuts", "halved", "halves", "slashed", "slashes", "slashing", "boosts", "restores", "controls", "eliminates", "stops",
 	"dropped", "fell", "by half", "in half", "lower", "out of", "in 2",
 	"guaranteed", "guarantee", "guarantees", "cure", "cures", "cured", "no side effects", "without side effects",
 	"side effect free", "works for everyone", "every patient", "every time", "forever", "for good", "thing of the past",
@@ -194,6 +197,15 @@ type offLabelGroup struct {
 	name   string
 	terms  []string
 	covers []string // other groups whose presence in the indications allows this one
+	// requires makes the group a use modifier that only contradicts a
+	// label naming one of these words: "prevention" contradicts a label
+	// for acute treatment, "without a statin" one for use with a statin.
+	requires []string
+	// allow are further indication words that put the group on label.
+	allow []string
+	// symptoms and endpoints belong to the condition: when the group is on
+	// label, "pain" and "nausea" of a migraine product are too.
+	symptoms []string
 }
 
 var offLabelVocabulary = []offLabelGroup{
@@ -206,19 +218,35 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "adult", terms: []string{"adults", "adult"}},
 	{name: "childbearing", terms: []string{"childbearing", "child bearing"}, covers: []string{"pregnancy"}},
 	{name: "premenopausal", terms: []string{"premenopausal", "perimenopausal", "pre menopausal", "still having periods"}},
-	{name: "asthma", terms: []string{"asthma", "asthmatic", "asthmatics"}},
+	{name: "asthma", terms: []string{"asthma", "asthmatic", "asthmatics"}, symptoms: []string{"wheeze", "wheezing", "cough", "breathlessness", "attacks", "attack", "exacerbations", "exacerbation"}},
 	{name: "copd", terms: []string{"copd", "chronic obstructive pulmonary disease", "emphysema", "chronic bronchitis"}},
 	{name: "hypertension", terms: []string{"hypertension", "high blood pressure"}},
 	{name: "heart failure", terms: []string{"heart failure", "cardiac failure"}},
 	{name: "hyperlipidemia", terms: []string{"hyperlipidemia", "hyperlipidaemia", "high cholesterol", "hypercholesterolemia", "hypercholesterolaemia", "dyslipidemia", "dyslipidaemia"}},
 	{name: "myocardial infarction", terms: []string{"heart attack", "heart attacks", "myocardial infarction"}},
 	{name: "stroke", terms: []string{"stroke", "strokes"}},
+	{name: "ascvd", terms: []string{"atherosclerotic cardiovascular disease", "ascvd", "heart disease", "coronary heart disease",
+		"coronary artery disease", "cardiovascular disease", "narrowed arteries", "clogged arteries", "hardening of the arteries",
+		"atherosclerosis", "peripheral artery disease", "peripheral arterial disease"}},
+	{name: "hdl", terms: []string{"raise hdl", "raises hdl", "raising hdl", "raised hdl", "increase hdl", "increases hdl",
+		"increasing hdl", "boost hdl", "boosts hdl", "low hdl", "hdl raising"}, allow: []string{"hdl"}},
+	{name: "triglycerides", terms: []string{"triglycerides", "triglyceride", "hypertriglyceridemia", "hypertriglyceridaemia"}},
+	{name: "prevention", terms: []string{"preventive", "preventative", "prevention", "prophylaxis", "prophylactic",
+		"prevent", "prevents", "preventing"}, requires: []string{"acute"}},
+	{name: "statin free", terms: []string{"statin intolerant", "statin intolerance", "intolerant to statins", "intolerant of statins",
+		"cannot take a statin", "can't take a statin", "cannot take statins", "can't take statins", "without a statin",
+		"no statin", "instead of a statin", "instead of statins", "statin free", "in place of a statin"},
+		requires: []string{"statin"}, allow: []string{"intolerant", "intolerance", "unable to take"}},
+	{name: "bph", terms: []string{"benign prostatic hyperplasia", "bph", "enlarged prostate", "prostate enlargement",
+		"lower urinary tract symptoms", "luts", "prostatectomy", "prostate surgery"}},
+	{name: "nocturia", terms: []string{"nocturia", "nocturnal enuresis", "bedwetting", "bed wetting", "night time urination"}},
 	{name: "atrial fibrillation", terms: []string{"atrial fibrillation", "afib", "a fib"}},
 	{name: "diabetes", terms: []string{"diabetes", "diabetic", "diabetics"}},
 	{name: "type 1 diabetes", terms: []string{"type 1 diabetes", "type i diabetes"}, covers: []string{}},
 	{name: "type 2 diabetes", terms: []string{"type 2 diabetes", "type ii diabetes"}},
 	{name: "obesity", terms: []string{"obesity", "obese", "weight loss", "lose weight", "weight management", "overweight"}},
-	{name: "migraine", terms: []string{"migraine", "migraines"}},
+	{name: "migraine", terms: []string{"migraine", "migraines"}, symptoms: []string{"pain", "headache", "headaches", "nausea",
+		"vomiting", "photophobia", "phonophobia", "aura", "attack", "attacks", "pain free", "pain freedom"}},
 	{name: "depression", terms: []string{"depression", "major depressive disorder", "depressive"}},
 	{name: "anxiety", terms: []string{"anxiety", "generalized anxiety disorder", "panic disorder"}},
 	{name: "insomnia", terms: []string{"insomnia", "sleep disorder", "sleep disorders"}},
@@ -229,22 +257,22 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "parkinson", terms: []string{"parkinson's", "parkinsons", "parkinson's disease"}},
 	{name: "epilepsy", terms: []string{"epilepsy", "seizures", "seizure disorder"}},
 	{name: "multiple sclerosis", terms: []string{"multiple sclerosis"}},
-	{name: "rheumatoid arthritis", terms: []string{"rheumatoid arthritis"}},
-	{name: "osteoarthritis", terms: []string{"osteoarthritis"}},
+	{name: "rheumatoid arthritis", terms: []string{"rheumatoid arthritis"}, symptoms: []string{"pain", "stiffness", "swelling", "flares"}},
+	{name: "osteoarthritis", terms: []string{"osteoarthritis"}, symptoms: []string{"pain", "stiffness", "swelling"}},
 	{name: "psoriatic arthritis", terms: []string{"psoriatic arthritis"}},
 	{name: "psoriasis", terms: []string{"psoriasis", "plaque psoriasis"}},
-	{name: "atopic dermatitis", terms: []string{"atopic dermatitis", "eczema"}},
+	{name: "atopic dermatitis", terms: []string{"atopic dermatitis", "eczema"}, symptoms: []string{"itch", "itching", "pruritus", "rash", "redness", "flares", "flare"}},
 	{name: "acne", terms: []string{"acne"}},
 	{name: "rosacea", terms: []string{"rosacea"}},
 	{name: "crohn", terms: []string{"crohn's disease", "crohn's", "crohns"}},
 	{name: "ulcerative colitis", terms: []string{"ulcerative colitis"}},
 	{name: "ibs", terms: []string{"irritable bowel syndrome", "ibs"}},
-	{name: "gerd", terms: []string{"gerd", "acid reflux", "heartburn", "gastroesophageal reflux"}},
+	{name: "gerd", terms: []string{"gerd", "acid reflux", "heartburn", "gastroesophageal reflux"}, symptoms: []string{"heartburn", "regurgitation"}},
 	{name: "osteoporosis", terms: []string{"osteoporosis"}},
 	{name: "ckd", terms: []string{"chronic kidney disease", "kidney disease", "ckd"}},
 	{name: "lupus", terms: []string{"lupus"}},
-	{name: "gout", terms: []string{"gout"}},
-	{name: "allergic rhinitis", terms: []string{"allergic rhinitis", "hay fever", "seasonal allergies"}},
+	{name: "gout", terms: []string{"gout"}, symptoms: []string{"pain", "flare", "flares", "swelling", "inflammation", "tenderness", "redness"}},
+	{name: "allergic rhinitis", terms: []string{"allergic rhinitis", "hay fever", "seasonal allergies"}, symptoms: []string{"sneezing", "congestion", "runny nose", "itchy eyes"}},
 	{name: "sinusitis", terms: []string{"sinusitis", "nasal polyps"}},
 	{name: "covid", terms: []string{"covid 19", "covid", "coronavirus", "sars cov 2"}},
 	{name: "influenza", terms: []string{"influenza", "flu"}},
@@ -253,7 +281,8 @@ var offLabelVocabulary = []offLabelGroup{
 	{name: "cancer", terms: []string{"cancer", "cancers", "tumor", "tumors", "tumour", "tumours", "oncology", "carcinoma", "lymphoma", "leukemia", "leukaemia", "melanoma"}},
 	{name: "chronic pain", terms: []string{"chronic pain", "fibromyalgia", "neuropathic pain", "back pain", "arthritis pain"}},
 	{name: "erectile dysfunction", terms: []string{"erectile dysfunction"}},
-	{name: "overactive bladder", terms: []string{"overactive bladder"}},
+	{name: "overactive bladder", terms: []string{"overactive bladder", "oab"}, symptoms: []string{"urgency", "frequency", "leakage",
+		"leaks", "leaking", "accidents", "incontinence", "wetting"}},
 	{name: "anemia", terms: []string{"anemia", "anaemia"}},
 	{name: "endometriosis", terms: []string{"endometriosis"}},
 	{name: "smoking cessation", terms: []string{"smoking cessation", "quit smoking", "stop smoking"}},
@@ -289,9 +318,10 @@ var conditionWords = setOf("disease", "diseases", "disorder", "disorders", "synd
 	"seizures", "emetogenic", "planus", "lichen", "hypogonadism", "hypothyroidism", "hyperthyroidism", "glaucoma",
 	"colic", "flu", "influenza", "covid", "hiv", "hepatitis", "gout", "lupus", "rosacea", "warts", "scabies", "herpes",
 	"shingles", "melanoma", "lymphoma", "leukemia", "leukaemia", "carcinoma", "sarcoma", "myeloma", "stroke",
-	"fibrillation", "angina", "neuropathy", "retinopathy", "nephropathy", "cirrhosis", "hives", "urticaria", "dandruff")
+	"fibrillation", "angina", "neuropathy", "retinopathy", "nephropathy", "cirrhosis", "hives", "urticaria", "dandruff",
+	"headache", "headaches", "incontinence", "hyperplasia", "dysplasia", "nocturia", "leakage")
 
-var conditionSuffixes = []string{"itis", "osis", "emia", "aemia", "algia", "ectasis", "spasm", "penia", "paresis", "plegia", "iasis", "igo"}
+var conditionSuffixes = []string{"itis", "osis", "emia", "aemia", "algia", "ectasis", "spasm", "penia", "paresis", "plegia", "iasis", "igo", "uria", "pathy"}
 
 // notConditions end like a condition but are not one.
 var notConditions = setOf("diagnosis", "prognosis", "diagnoses", "prognoses", "academia", "nostalgia", "indigo",
@@ -316,4 +346,4 @@ var conditionStop = setOf("for", "in", "with", "without", "of", "and", "or", "to
 var conditionGeneric = setOf("different", "many", "common", "serious", "certain", "various", "similar", "same", "own",
 	"main", "major", "possible", "real", "underlying", "existing", "related", "type", "form", "forms", "people's",
 	"breakthrough", "facial", "face", "body", "skin", "hand", "hands", "arm", "arms", "leg", "legs", "knee", "knees",
-	"elbow", "elbows", "foot", "feet", "neck", "trunk")
+	"elbow", "elbows", "foot", "feet", "neck", "trunk", "hour", "hours", "minute", "minutes", "mean", "daily", "weekly", "monthly", "average", "joint", "joints")

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -50,16 +51,20 @@ type check struct {
 	groupOK     map[int]bool
 	indWords    map[string]bool
 
-	unsubSent map[int]uint8
+	// unsubSent, sentFlags, cues and compSent are per sentence, by its
+	// index in sent: slices, not maps, as they are read for every match.
+	unsubSent []uint8
 	// sentFlags caches what a sentence is (computed, value) per sentence
 	// start, so a long sentence with many triggers is read once per
 	// question.
-	sentFlags map[int][2]uint16
+	sentFlags [][2]uint16
 	lastSent  [3]int
 	// cues are the cue marks found in each sentence (by its start).
-	cues     map[int]uint16
-	compSent map[int]bool
+	cues     []uint16
+	compSent []bool
 	orgOn    []bool
+	// ms is the match buffer, returned to matchPool when the check ends.
+	ms []matchAt
 	// arena holds the words looked up around the current match.
 	arena []tok
 }
@@ -70,9 +75,10 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 		ctx.AsOf = time.Now().UTC().Truncate(24 * time.Hour)
 	}
 	n := normalizeInto(normPool.Get().(*normText), doc.Text, true)
-	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1,
-		unsubSent: map[int]uint8{}, sentFlags: map[int][2]uint16{}, compSent: map[int]bool{}}
+	st := &check{e: e, doc: doc, ctx: ctx, n: n, b: n.b, firstClaim: -1}
 	st.sent = sentences(n)
+	ns := max(len(st.sent), 1)
+	st.unsubSent, st.sentFlags, st.compSent, st.cues = make([]uint8, ns), make([][2]uint16, ns), make([]bool, ns), make([]uint16, ns)
 	p := ctx.Product
 	if p != nil {
 		bw := normalize(p.BrandName, false).b
@@ -91,7 +97,7 @@ func newCheck(e *Engine, doc Document, ctx Context) *check {
 	}
 	if p != nil && strings.TrimSpace(p.Indications) != "" && e.on[RuleOffLabel] {
 		st.offApplies = true
-		st.indications = normalize(p.Indications, false).b
+		st.indications = positiveIndications(normalize(p.Indications, false).b)
 		st.groupOK = map[int]bool{}
 	}
 	for _, m := range doc.Modules {
@@ -119,7 +125,12 @@ func (st *check) run() {
 	var ms []matchAt
 	if st.e.ac != nil {
 		raw := st.e.ac.FindAllOverlapping(b)
-		ms = make([]matchAt, 0, len(raw))
+		// The judged matches reuse the buffer of an earlier check.
+		if bp, _ := matchPool.Get().(*[]matchAt); bp != nil && cap(*bp) >= len(raw) {
+			ms = (*bp)[:0]
+		} else {
+			ms = make([]matchAt, 0, len(raw))
+		}
 		for _, m := range raw {
 			s, en, ok := st.bounded(m.Start, m.End, m.PatternID)
 			if !ok {
@@ -127,6 +138,7 @@ func (st *check) run() {
 			}
 			ms = append(ms, matchAt{s, en, m.PatternID})
 		}
+		st.ms = ms
 	}
 	// Longest first at each position, so "superior to" wins over
 	// "superior" when a rule reports once per sentence.
@@ -185,12 +197,11 @@ func (st *check) run() {
 	}
 	st.isi = merged
 	// What each sentence is, from its cue phrases.
-	st.cues = map[int]uint16{}
 	for _, m := range ms {
 		for _, en := range st.e.entries[m.id] {
 			if en.kind == pkCue {
-				_, ss, _ := st.sentenceOf(m.s)
-				st.cues[ss] |= uint16(en.idx)
+				k, _, _ := st.sentenceOf(m.s)
+				st.cues[k] |= uint16(en.idx)
 			}
 		}
 	}
@@ -245,6 +256,10 @@ func (st *check) run() {
 type matchAt struct {
 	s, e, id int
 }
+
+// matchPool keeps match buffers between checks: a megabyte of text has
+// tens of thousands of matches.
+var matchPool sync.Pool
 
 // bounded applies word boundaries (and inflection endings) to a raw
 // automaton match.
@@ -367,7 +382,9 @@ func (st *check) finish() []Finding {
 	for i := range kept {
 		kept[i].Quote = st.doc.Text[st.n.runeByte[kept[i].Start]:st.n.runeByte[kept[i].End]]
 	}
-	slices.SortStableFunc(kept, func(a, b Finding) int {
+	// After the overlap pass a rule has one finding per start, so start
+	// and rule order them totally and an unstable sort is deterministic.
+	slices.SortFunc(kept, func(a, b Finding) int {
 		if a.Start != b.Start {
 			return a.Start - b.Start
 		}
@@ -387,6 +404,16 @@ func (st *check) sentenceOf(p int) (int, int, int) {
 	k, s, e := st.findSentence(p)
 	st.lastSent = [3]int{k, s, e}
 	return k, s, e
+}
+
+// sentK is the index of the sentence starting at ss; the sentence of the
+// last match is remembered, so this is nearly always a comparison.
+func (st *check) sentK(ss int) int {
+	if st.lastSent[1] == ss && st.lastSent[2] > ss {
+		return st.lastSent[0]
+	}
+	k, _, _ := st.findSentence(ss)
+	return k
 }
 
 func (st *check) findSentence(p int) (int, int, int) {
@@ -592,11 +619,15 @@ const (
 	sfProduct
 	sfConvenience
 	sfNotResult
+	sfMeasured
+	sfRanking
+	sfDosing
 )
 
 // sentence answers one question about the sentence [ss, se), once.
 func (st *check) sentence(ss, se int, flag uint16) bool {
-	f := st.sentFlags[ss]
+	k := st.sentK(ss)
+	f := st.sentFlags[k]
 	if f[0]&flag != 0 {
 		return f[1]&flag != 0
 	}
@@ -615,27 +646,33 @@ func (st *check) sentence(ss, se int, flag uint16) bool {
 			}
 		}
 	case sfAdverse:
-		v = st.cues[ss]&cueAdverse != 0
+		v = st.cues[k]&cueAdverse != 0
 	case sfRisk:
 		v = bytes.Contains(sent, []byte("risk"))
 	case sfInstruction:
 		v = st.instruction(ss, se)
 	case sfNoClaim:
-		v = st.cues[ss]&cueNoClaim != 0
+		v = st.cues[k]&cueNoClaim != 0
 	case sfSafety:
 		v = st.safetySentence(ss, se)
 	case sfProduct:
 		v = st.brandWord != "" && (len(indexWord(sent, []byte(st.brandWord))) > 0 || st.estWord != "" && len(indexWord(sent, []byte(st.estWord))) > 0)
 	case sfConvenience:
-		v = st.cues[ss]&cueConvenience != 0
+		v = st.cues[k]&cueConvenience != 0
 	case sfNotResult:
-		v = st.cues[ss]&cueNotResult != 0
+		v = st.cues[k]&cueNotResult != 0
+	case sfMeasured:
+		v = st.measured(ss, se)
+	case sfRanking:
+		v = st.ranking(ss, se)
+	case sfDosing:
+		v = st.dosing(ss, se)
 	}
 	f[0] |= flag
 	if v {
 		f[1] |= flag
 	}
-	st.sentFlags[ss] = f
+	st.sentFlags[k] = f
 	return v
 }
 
@@ -741,4 +778,31 @@ func minInt(a, b int) int {
 		return a
 	}
 	return b
+}
+
+// limitationCues mark a sentence of the indications that limits the use
+// ("Limitations of use: not indicated for the preventive treatment"): its
+// terms are excluded, not approved.
+var limitationCues = [][]byte{[]byte("not indicated"), []byte("limitation of use"), []byte("limitations of use"),
+	[]byte("not approved"), []byte("not for use"), []byte("not recommended"), []byte("has not been established"),
+	[]byte("have not been established")}
+
+// positiveIndications drops the sentences of the normalised indications
+// that limit the use, so a use the label excludes is not taken as approved.
+func positiveIndications(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for len(b) > 0 {
+		i := bytes.Index(b, []byte(". "))
+		var sent []byte
+		if i < 0 {
+			sent, b = b, nil
+		} else {
+			sent, b = b[:i+2], b[i+2:]
+		}
+		if containsAny(sent, limitationCues) {
+			continue
+		}
+		out = append(out, sent...)
+	}
+	return out
 }

@@ -83,6 +83,16 @@ func checkOffsets(t testing.TB, text string, fs []Finding) {
 
 func TestSuperlative(t *testing.T) {
 	runRuleCases(t, RuleSuperlative, Context{}, []ruleCase{
+		{"top-rated", "Sorvane, the top-rated nasal spray among allergists.", []string{"top-rated"}, nil, nil},
+		{"leading", "Sorvane is now Canada's leading allergy spray.", []string{"leading"}, nil, nil},
+		{"leading cause is not a claim", "Pollen is a leading cause of hay fever; rising counts are leading to more visits.", nil, nil, nil},
+		{"definitive", "Sorvane: the definitive answer to seasonal sneezing.", []string{"definitive"}, nil, nil},
+		{"definitive diagnosis is not a claim", "A definitive diagnosis needs a skin-prick test.", nil, nil, nil},
+		{"second to none and unmatched", "Relief second to none, with unmatched comfort.", []string{"second to none", "unmatched"}, nil, nil},
+		{"gone for good", "Sneezing season: gone for good.", []string{"gone for good"}, nil, nil},
+		{"endpoint with a number", "At week 4, 38% of patients were symptom-free.", nil, nil, nil},
+		{"endpoint with a reference", "More patients were itch-free at day 14 with lumibrolimus.²", nil, nil, nil},
+		{"free as an absolute", "Finally, itch-free skin.", []string{"itch-free"}, nil, nil},
 		{"best", "It is the best treatment for asthma.", []string{"the best"}, nil, nil},
 		{"guaranteed and no side effects", "Guaranteed results with no side effects.", []string{"Guaranteed", "no side effects"}, nil, nil},
 		{"upper case and line break", "NO SIDE\nEFFECTS, EVER.", []string{"NO SIDE\nEFFECTS"}, nil, nil},
@@ -118,6 +128,12 @@ func TestSuperlative(t *testing.T) {
 
 func TestComparative(t *testing.T) {
 	runRuleCases(t, RuleComparative, Context{}, []ruleCase{
+		{"advantage over", "Sorvane has a real advantage over older sprays.", []string{"advantage over"}, nil, nil},
+		{"edge over", "The edge over cetirizine: no drowsiness.", []string{"edge over"}, nil, nil},
+		{"do better", "Still sneezing on loratadine? You can do better.", []string{"can do better"}, nil, nil},
+		{"hyphenated outperform", "Sorvane out-performed fluticasone on nasal congestion.", []string{"out-performed"}, nil, nil},
+		{"wins head-to-head", "Sorvane wins head-to-head against mometasone.", []string{"wins head-to-head"}, nil, nil},
+		{"shown to with a verb is not a comparison", "No other spray has been shown to clear congestion as well as sorvane.", nil, nil, nil},
 		{"better than", "Better than lisinopril.", []string{"Better than"}, nil, nil},
 		{"superior to", "Zelvora was superior to placebo.", []string{"superior to"}, nil, nil},
 		{"more effective than", "It is more effective than albuterol.", []string{"more effective than"}, nil, nil},
@@ -162,7 +178,29 @@ func TestUnsubstantiated(t *testing.T) {
 		{"rate", "7 out of 10 patients had no attacks.", []string{"7 out of 10 patients had no attacks."}, nil, nil},
 		{"label's adverse reaction rates", "The most common side effects were headache (12%) and back pain (5%).", nil, nil, nil},
 		{"safety claim", "Safe for infants from 3 months.", []string{"Safe for infants from 3 months."}, nil, nil},
-		{"comparison of results", "It outperformed dulaglutide on HbA1c.", []string{"It outperformed dulaglutide on HbA1c."}, nil, nil},
+		{"comparison of results", "It lowered HbA1c further than dulaglutide at week 40.", []string{"It lowered HbA1c further than dulaglutide at week 40."}, nil, nil},
+		{"comparison with a quantity", "Bremadol cut flares by 30% versus cromolyn.", []string{"Bremadol cut flares by 30% versus cromolyn."}, nil, nil},
+		{"bare ranking is the comparative rule's", "Bremadol outshone cromolyn and is more effective than montelukast.", nil, nil, nil},
+		{"better tolerated ranking", "Sorvane is better tolerated than older antihistamines.", nil, nil, nil},
+		{"quantity, not a ranking", "Proven in more than 9,000 adults.", []string{"Proven in more than 9,000 adults."}, nil, nil},
+		{"adverse reaction disclosure", "Constipation was reported by 1.8% of patients on sorvane and 1.6% on placebo.", nil, nil, nil},
+		{"discontinuation disclosure", "Under 4% of people stopped treatment because of side effects.", nil, nil, nil},
+		{"eligibility criteria", "Coverage criteria: HbA1c of 7.5% or above despite metformin for 3 months.", nil, nil, nil},
+		{"who the product is for", "Sorvane is for adults with hay fever who need further symptom relief.", nil, nil, nil},
+		{"titration instruction", "Sorvane 10 mg once daily; titrate to 20 mg after two weeks if needed.", nil, nil, nil},
+		{"dose with a result is a claim", "Sorvane 10 mg once daily reduced sneezing scores.", []string{"Sorvane 10 mg once daily reduced sneezing scores."}, nil, nil},
+		{"baseline demographics", "In the study, 54% were women and 33% were aged 70 or over.", nil, nil, nil},
+		{"baseline history", "Overall, 48% had a previous hospitalisation and 22% with asthma.", nil, nil, nil},
+		{"a result in patients", "In the study, 54% of patients were symptom-free at week 12.", []string{"In the study, 54% of patients were symptom-free at week 12."}, nil, nil},
+		{"baseline values", "Baseline characteristics: mean FEV1 1.4 L; mean systolic 148 mmHg.", nil, nil, nil},
+		{"a fall from baseline", "Systolic pressure fell from 152 mmHg at baseline to 131 mmHg.", []string{"Systolic pressure fell from 152 mmHg at baseline to 131 mmHg."}, nil, nil},
+		{"tagline with a topic", "A fresh approach in blood pressure lowering.", nil, nil, nil},
+		{"an absolute ranking without a result is the superlative's", "Sorvane: unmatched allergy control.", nil, nil, nil},
+		{"a ranking with a measured result", "Unmatched 24-hour relief of nasal congestion.", []string{"Unmatched 24-hour relief of nasal congestion."}, nil, nil},
+		{"zero of a kind of side effect", "Sorvane: zero sedating side effects.", []string{"Sorvane: zero sedating side effects."}, nil, nil},
+		{"statement of use", "Sorvane for the seasonal prevention of hay fever.", nil, nil, nil},
+		{"statement of use with a result", "Sorvane for the prevention of hay fever: 41% fewer symptom days.", []string{"Sorvane for the prevention of hay fever: 41% fewer symptom days."}, nil, nil},
+		{"qualified positioning", "Sorvane is one of several once-daily options for improving nasal symptoms.", nil, nil, nil},
 		{"comparison of convenience", "Easier than daily injections: just once a week.", nil, nil, nil},
 		{"strength of a cream", "Try lumibrolimus cream 0.1% today.", nil, nil, nil},
 		{"instruction in the trigger's words", "Reduce waste: return used pens to the pharmacy.", nil, nil, nil},
@@ -230,11 +268,48 @@ func TestOffLabel(t *testing.T) {
 		{"ISI", "IMPORTANT SAFETY INFORMATION\nDo not use Zelvora to treat COPD.", nil, nil, nil},
 		{"no indications", "Now for children.", nil, &Context{Product: &Product{BrandName: "X"}}, nil},
 	})
+	// A product for the acute treatment of gout flares, used with
+	// allopurinol, for the labels' use modifiers and condition families.
+	podra := &Product{BrandName: "Podrava", EstablishedName: "colvenibart",
+		Indications: "PODRAVA is indicated as an adjunct to allopurinol therapy for the acute treatment of gout flares in adults. " +
+			"Limitations of use: PODRAVA is not indicated for the prophylaxis of gout flares."}
+	bladder := &Product{BrandName: "Urelix", EstablishedName: "tarofenacin",
+		Indications: "URELIX is indicated for the treatment of overactive bladder with symptoms of urge urinary incontinence, urgency and frequency in adults."}
+	pctx := Context{Product: podra}
+	bctx := Context{Product: bladder}
+	runRuleCases(t, RuleOffLabel, pctx, []ruleCase{
+		{"prevention against an acute label", "Podrava: daily prophylaxis between flares.", []string{"prophylaxis"}, nil, nil},
+		{"symptom of the indicated condition", "Colvenibart eased joint pain within 24 hours of a gout flare.", nil, nil, nil},
+		{"another condition of the same family", "Colvenibart also calms septic arthritis and tendinitis.", []string{"septic arthritis", "tendinitis"}, nil, nil},
+		{"baseline history", "At entry, 40% of patients had a prior kidney stone and 30% had chronic kidney disease at baseline.", nil, nil, nil},
+		{"history before the condition", "Patients with a history of psoriasis were enrolled.", nil, nil, nil},
+		{"endpoint of the indicated condition", "Colvenibart: 2-hour pain relief in the gout flare studies.", nil, nil, nil},
+	})
+	runRuleCases(t, RuleOffLabel, bctx, []ruleCase{
+		{"other incontinence", "Urelix for overflow incontinence after surgery.", []string{"overflow incontinence"}, nil, nil},
+		{"label's incontinence", "Fewer urge urinary incontinence episodes each day.", nil, nil, nil},
+		{"daily endpoint", "Reduced mean daily incontinence episodes at week 12.", nil, nil, nil},
+		{"prostate", "Urelix for men with an enlarged prostate and BPH.", []string{"enlarged prostate", "BPH"}, nil, nil},
+		{"night-time condition by its ending", "Urelix for nocturia.", []string{"nocturia"}, nil, nil},
+		{"symptom named in the label", "Less urgency and fewer leaks.", nil, nil, nil},
+	})
+	lipid := &Product{BrandName: "Corlanza", EstablishedName: "vetrolimab",
+		Indications: "CORLANZA is indicated as an adjunct to diet and statin therapy to reduce LDL-C in adults with established atherosclerotic cardiovascular disease (ASCVD)."}
+	runRuleCases(t, RuleOffLabel, Context{Product: lipid}, []ruleCase{
+		{"the label's population in plain words", "For adults with coronary artery disease who take a statin.", nil, nil, nil},
+		{"without the background therapy", "For patients who cannot take a statin.", []string{"cannot take a statin"}, nil, nil},
+		{"the other lipid", "Vetrolimab raises HDL too.", []string{"raises HDL"}, nil, nil},
+		{"triglycerides", "Also lowers triglycerides.", []string{"triglycerides"}, nil, nil},
+	})
 }
 
 func TestNewClaim(t *testing.T) {
 	late := Context{Product: zelvora, AsOf: asOf}
 	runRuleCases(t, RuleNewClaim, late, []ruleCase{
+		{"new hope", "Zelvora brings new hope to people with severe asthma.", []string{"new"}, nil, nil},
+		{"place with a possessive", "Covered on New Mexico's state formulary.", nil, nil, nil},
+		{"new to a condition", "New to inhalers? Start with our technique videos.", nil, nil, nil},
+		{"new to the market", "Zelvora, new to UK pharmacies this spring.", []string{"new"}, nil, nil},
 		{"years after launch", "Discover the new Zelvora inhaler.", []string{"new"}, nil, nil},
 		{"capital", "NEW: once-monthly dosing.", []string{"NEW"}, nil, nil},
 		{"within six months", "Discover the new Novatra.", nil, &Context{Product: freshLaunch, AsOf: asOf}, nil},

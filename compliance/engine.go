@@ -128,7 +128,10 @@ func Compile(cfg Config) (*Engine, error) {
 	if e.on[RuleOffLabel] {
 		e.groupIndex = map[string]int{}
 		for gi, g := range offLabelVocabulary {
-			ng := offLabelGroup{name: g.name, covers: g.covers}
+			ng := offLabelGroup{name: g.name, covers: g.covers, requires: g.requires, allow: g.allow}
+			for _, sy := range g.symptoms {
+				ng.symptoms = append(ng.symptoms, normPhrase(sy))
+			}
 			for _, t := range g.terms {
 				nt := normPhrase(t)
 				ng.terms = append(ng.terms, nt)
@@ -266,6 +269,10 @@ func (e *Engine) Check(doc Document, ctx Context) []Finding {
 	out := st.finish()
 	st.n.orig = ""
 	normPool.Put(st.n)
+	if st.ms != nil {
+		ms := st.ms[:0]
+		matchPool.Put(&ms)
+	}
 	return out
 }
 

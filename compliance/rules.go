@@ -116,10 +116,44 @@ func (st *check) superlative(m matchAt, p string) {
 		if st.eq(next, 0, "factors") {
 			return
 		}
+	case "leading":
+		// "the leading CETP inhibitor", "the UK's leading OAB therapy"; not
+		// "leading to", "a leading cause", "leading experts".
+		if st.is(next, 0, leadingNotClaims) || !(st.eq(prev, 0, "the") || len(prev) > 0 && strings.HasSuffix(st.w(prev[0]), "'s")) {
+			return
+		}
+	case "definitive":
+		if !st.eq(prev, 0, "the") || st.is(next, 0, definitiveNotClaims) {
+			return
+		}
+	case "nausea free", "vomiting free", "pain free", "itch free", "flare free", "attack free", "fracture free", "symptom free":
+		// A trial endpoint ("pain-free at 2 hours", "one in three were
+		// pain-free") in a referenced or numeric statement, not an absolute.
+		if st.substantiated(ss, se, m.s, m.e) || st.numeric(ss, se) {
+			return
+		}
 	}
 	st.noteClaim(m.s, m.e)
 	st.builtin(RuleSuperlative, m.s, m.e, "")
 }
+
+var (
+	leadingNotClaims    = setOf("to", "cause", "causes", "role", "roles", "experts", "expert", "researchers", "authorities", "edge", "the", "a", "up", "into", "in")
+	definitiveNotClaims = setOf("diagnosis", "study", "studies", "trial", "trials", "treatment", "surgery", "therapy")
+)
+
+// numeric reports whether the sentence [ss, se) states a number: a digit, a
+// percentage or a rate in words ("one in three", "twice as many").
+func (st *check) numeric(ss, se int) bool {
+	for i := ss; i < se; i++ {
+		if c := st.b[i]; c >= '0' && c <= '9' || c == '%' {
+			return true
+		}
+	}
+	return st.hasWord(ss, se, numericWords)
+}
+
+var numericWords = setOf("twice", "half", "third", "thirds", "quarter", "times", "double", "triple", "percent")
 
 // onlyBrand finds "only <brand>": the product said to be the only one.
 func (st *check) onlyBrand(m matchAt) {
@@ -188,7 +222,11 @@ func (st *check) noOther(m matchAt) {
 	// "No other LAMA has been shown to improve lung function faster"
 	// compares as well.
 	k, _, _ := st.sentenceOf(m.s)
-	for _, t := range st.after(m.e, se, 40) {
+	after := st.after(m.e, se, 40)
+	for i, t := range after {
+		if i > 0 && st.eq(after, i-1, "to") {
+			continue // "shown to lower LDL-C": a verb, not a comparison
+		}
 		if w := st.w(t); comparativeWord(w) || w == "further" || w == "more" {
 			st.comparativeAt(k, ss, se, m.s, end, nil)
 			break
@@ -262,10 +300,213 @@ func (st *check) comparativeAt(k, ss, se, s, e int, next []tok) {
 	st.builtin(RuleComparative, s, e, "")
 	// A comparison of results is a result itself; one of convenience
 	// ("easier than daily injections") is not.
-	if st.unsubSent[k] != 3 && st.unsubSent[k] != 2 && !st.sentence(ss, se, sfConvenience) && !st.sentence(ss, se, sfNoClaim) {
+	if st.unsubSent[k] != 3 && st.unsubSent[k] != 2 && !st.sentence(ss, se, sfConvenience) && !st.sentence(ss, se, sfNoClaim) &&
+		st.sentence(ss, se, sfMeasured) {
 		st.unsubSent[k] = 3
 		st.reportUnsub(ss, se, s, e)
 	}
+}
+
+// measuredWords make a comparison a result: it names what changed or a
+// quantity ("greater reductions", "fewer exacerbations", "twice as many").
+// A bare ranking ("outperforms sumatriptan", "more effective than
+// ezetimibe", "superior bladder control") compares without stating a
+// measured outcome, and is the comparative rule's alone.
+var measuredWords = setOf("reduce", "reduces", "reduced", "reducing", "reduction", "reductions", "lower", "lowers",
+	"lowered", "lowering", "improve", "improves", "improved", "improving", "improvement", "increase", "increases",
+	"increased", "increasing", "decrease", "decreased", "decreases", "fewer", "less", "greater", "higher", "gains",
+	"gain", "relief", "relieved", "response", "responses", "protection", "prevent", "prevents", "preventing",
+	"prevented", "cleared", "built", "week", "weeks", "month", "months", "halved", "half", "twice", "times", "third", "double", "doubled",
+	"cut", "cuts", "change", "reached", "lowest", "swell", "hour", "hours", "caused", "percent", "mmhg")
+
+// populationWords describe who was studied (sex, age, race, history), so a
+// percentage they follow ("61% male", "42% of patients were 65 or older",
+// "71% had a prior MI") is a baseline characteristic, not a result.
+var populationWords = setOf("male", "males", "female", "females", "men", "women", "white", "black", "asian", "hispanic",
+	"latino", "latina", "older", "younger", "aged", "age", "prior", "previous", "previously", "history", "baseline",
+	"smokers", "smoker", "naive", "naïve", "enrolled", "randomized", "randomised", "diagnosed", "established")
+
+// resultWordsNear end the look for a population description: "42% of
+// patients were pain-free" states a result.
+var resultWordsNear = setOf("free", "reduced", "reduction", "lowered", "improved", "improvement", "reached", "achieved",
+	"responded", "response", "fewer", "less", "relief", "cleared", "remission", "goal")
+
+// describesPopulation reports whether the words after a percentage ending at
+// e describe the patients studied rather than what happened to them.
+func (st *check) describesPopulation(e, se int) bool {
+	next := st.after(e, se, 7)
+	for i := range next {
+		w := st.w(next[i])
+		if resultWordsNear[w] {
+			return false
+		}
+		if populationWords[w] {
+			// "enrolled patients were older": the subject, then the trait.
+			if w != "enrolled" && w != "randomized" && w != "randomised" {
+				return true
+			}
+		}
+		// "38% with diabetes": a condition the patients had.
+		if i == 0 && w == "with" && len(next) > 1 && st.conditionWord(st.w(next[1])) {
+			return true
+		}
+		if i == 0 && w == "had" {
+			continue
+		}
+	}
+	return false
+}
+
+// conditionWord reports whether w names a disease or symptom.
+func (st *check) conditionWord(w string) bool {
+	if conditionWords[w] {
+		return true
+	}
+	if notConditions[w] {
+		return false
+	}
+	for _, suf := range conditionSuffixes {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
+}
+
+// doseUnits and scheduleWords make a dosing instruction: "25 mg once daily,
+// increasing to 50 mg after 4 to 8 weeks".
+var (
+	doseUnits     = setOf("mg", "mcg", "µg", "ug", "g", "ml", "units", "iu", "tablet", "tablets", "capsule", "capsules", "puff", "puffs", "drops", "injection")
+	scheduleWords = setOf("daily", "once", "twice", "weekly", "nightly", "bedtime", "every", "titrate", "titrated", "titration",
+		"dose", "doses", "dosing", "starting", "maximum", "increasing", "increase", "increased")
+	// dosingResults keep a dosing sentence a claim: "50 mg once daily
+	// reduced LDL-C by 40%".
+	dosingResults = setOf("reduced", "reduces", "reduction", "lowered", "lowers", "improved", "improves", "improvement",
+		"relief", "relieved", "fewer", "cleared", "controlled", "prevented", "protection", "effective", "proven", "shown")
+)
+
+// dosing reports whether the sentence [ss, se) is a dosing or titration
+// instruction with no result in it.
+func (st *check) dosing(ss, se int) bool {
+	if bytes.IndexByte(st.b[ss:se], '%') >= 0 {
+		return false
+	}
+	b := st.b
+	dose, sched := false, false
+	prevDigits := false
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j == i {
+			break
+		}
+		w := b[i:j]
+		if dosingResults[string(w)] {
+			return false
+		}
+		if prevDigits && doseUnits[string(w)] {
+			dose = true
+		}
+		if scheduleWords[string(w)] {
+			sched = true
+		}
+		prevDigits = digitsOnly(bytes.Trim(w, ".,"))
+		i = j
+	}
+	return dose && sched
+}
+
+// digitsOnly is isDigits on bytes, without a conversion.
+func digitsOnly(w []byte) bool {
+	if len(w) == 0 {
+		return false
+	}
+	for _, c := range w {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// topicNoun reports whether the word [s, e) is a noun naming a topic: after
+// "in", "for" or "of" within three words, with no object after it.
+func (st *check) topicNoun(ss, se, s, e int) bool {
+	next := st.after(e, se, 1)
+	j := skipSpaces(st.b, e)
+	if len(next) > 0 && next[0].s == j && !st.is(next, 0, setOf("on", "with", "in", "for", "and", "or", "at")) {
+		return false
+	}
+	prev := st.before(ss, s, 3)
+	for i := range prev {
+		if st.is(prev, i, setOf("in", "for", "of")) {
+			return true
+		}
+	}
+	return false
+}
+
+// rankingWords compare the product with another, or rank it above all
+// ("unmatched LDL-C control", "a game-changer for bladder control").
+var rankingWords = setOf("than", "vs", "versus", "superior", "compared", "outperforms", "outperformed", "outperform",
+	"beats", "beat", "unlike", "against", "head", "unmatched", "unrivalled", "unrivaled", "unparalleled", "unsurpassed",
+	"unbeatable", "changer", "gamechanger", "revolutionary", "breakthrough", "ultimate", "best", "leading", "definitive")
+
+// ranking reports whether the sentence [ss, se) compares with another product.
+// A quantity ("more than 12,000 adults", "fewer than 3%") is not one.
+func (st *check) ranking(ss, se int) bool {
+	b := st.b
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j > i && rankingWords[string(b[i:j])] {
+			if string(b[i:j]) != "than" {
+				return true
+			}
+			if next := st.after(j, se, 1); len(next) == 0 || !isNumber(strings.Trim(st.w(next[0]), ".,%")) {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
+}
+
+// hasWord reports whether a word of the sentence [ss, se) is in set.
+func (st *check) hasWord(ss, se int, set map[string]bool) bool {
+	b := st.b
+	for i := ss; i < se; {
+		for i < se && !isTokByte(b[i]) {
+			i++
+		}
+		j := i
+		for j < se && isTokByte(b[j]) {
+			j++
+		}
+		if j > i && set[string(b[i:j])] {
+			return true
+		}
+		i = j
+	}
+	return false
+}
+
+// measured reports whether the sentence [ss, se) states a measured result.
+func (st *check) measured(ss, se int) bool {
+	if bytes.IndexByte(st.b[ss:se], '%') >= 0 {
+		return true
+	}
+	return st.hasWord(ss, se, measuredWords)
 }
 
 var convenienceCues = [][]byte{[]byte("easier"), []byte("easy"), []byte("simpler"), []byte("simple"), []byte("convenien"),
@@ -350,17 +591,29 @@ func comparativeWord(w string) bool {
 var (
 	// adverseCues mark the label's adverse reaction rates ("headache
 	// (12%)"): safety information, not a promotional claim.
-	adverseCues    = [][]byte{[]byte("most common"), []byte("were reported"), []byte("occurred in"), []byte("side effects include"), []byte("side effects were"), []byte("reactions include"), []byte("reactions were"), []byte("reactions (")}
-	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as")}
-	unknownCues    = [][]byte{[]byte("should not"), []byte("not be used"), []byte("not for"), []byte("not indicated"), []byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
-	serviceHelp    = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
-	serviceWords   = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
-	helpSubjects   = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
-	riskWords      = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
-	lowerNouns     = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
-	offWords       = setOf("off", "discount", "savings", "copay", "co", "rebate")
-	saveWords      = setOf("save", "saving", "savings", "discount", "off", "copay", "pay")
-	effectiveNext  = setOf("date", "immediately", "as", "on", "from", "until")
+	adverseCues = [][]byte{[]byte("most common"), []byte("were reported"), []byte("occurred in"), []byte("side effects include"), []byte("side effects were"), []byte("reactions include"), []byte("reactions were"), []byte("reactions ("),
+		[]byte("was reported"), []byte("reported by"), []byte("reported in"), []byte("because of adverse"), []byte("due to adverse"),
+		[]byte("because of side"), []byte("due to side"), []byte("discontinued because"), []byte("discontinued due"),
+		[]byte("discontinued treatment"), []byte("stopped treatment because"), []byte("adverse reactions"), []byte("adverse reaction"),
+		[]byte("adverse events"), []byte("adverse event")}
+	indicationCues = [][]byte{[]byte("indicated"), []byte("is used to"), []byte("are used to"), []byte("approved for"), []byte("approved to"), []byte("approved as"),
+		// Who the product is for, and who qualifies for it (eligibility,
+		// coverage criteria): the label's population, not a result.
+		[]byte("is for adults"), []byte("is for patients"), []byte("is for people"), []byte("are for adults"), []byte("is only for"),
+		[]byte("who need"), []byte("who needs"), []byte("who require"), []byte("who requires"), []byte("criteria"), []byte("criterion"),
+		[]byte("eligible"), []byte("eligibility"), []byte("prior authorization"), []byte("prior authorisation"), []byte("step therapy"),
+		// Qualified positioning: one choice among several.
+		[]byte("one of several"), []byte("one of many"), []byte("one of the options"), []byte("an option"), []byte("another option"),
+		[]byte("treatment option"), []byte("one option")}
+	unknownCues   = [][]byte{[]byte("should not"), []byte("not be used"), []byte("not for"), []byte("not indicated"), []byte("not known"), []byte("not been established"), []byte("not established"), []byte("not been studied"), []byte("have not been"), []byte("has not been")}
+	serviceHelp   = setOf("with", "pay", "save", "find", "understand", "learn", "get", "access", "afford", "start", "navigate", "enroll", "enrol", "sign", "apply", "decide", "know", "choose")
+	serviceWords  = setOf("support", "hotline", "line", "helpline", "service", "services", "nurse", "nurses", "access", "help", "pharmacy", "assistance")
+	helpSubjects  = setOf("doctor", "doctors", "pharmacist", "nurse", "provider", "team", "program", "programme", "coordinator", "specialist", "we", "card", "savings", "support", "resources", "resource", "guide", "tool", "app", "website", "counselor", "educator")
+	riskWords     = setOf("risk", "risks", "chance", "chances", "likelihood", "levels", "level")
+	lowerNouns    = setOf("medicine", "medicines", "medication", "medications", "drug", "drugs", "therapy", "therapies", "treatment", "treatments", "agent", "agents")
+	offWords      = setOf("off", "discount", "savings", "copay", "co", "rebate")
+	saveWords     = setOf("save", "saving", "savings", "discount", "off", "copay", "pay")
+	effectiveNext = setOf("date", "immediately", "as", "on", "from", "until")
 )
 
 func containsAny(b []byte, cues [][]byte) bool {
@@ -392,7 +645,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		prev = st.before(ss, s, 4)
 		next := st.after(e, se, 2)
 		if st.is(next, 0, offWords) || st.anyIn(prev, saveWords) || st.sentence(ss, se, sfAdverse) ||
-			st.is(prev, 0, formulations) || st.sentence(ss, se, sfNotResult) {
+			st.is(prev, 0, formulations) || st.sentence(ss, se, sfNotResult) || st.describesPopulation(e, se) {
 			return // savings, strengths ("cream 0.1%"), coverage, baseline demographics
 		}
 	case "percent", "per cent":
@@ -439,7 +692,7 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		}
 	case "no", "zero":
 		next := st.after(e, se, 2)
-		if !st.is(next, 0, symptomNouns) && !(st.eq(next, 0, "more") && st.is(next, 1, symptomNouns)) {
+		if !st.is(next, 0, symptomNouns) && !((st.eq(next, 0, "more") || len(next) > 1 && st.w(next[1]) == "side") && st.is(next, 1, symptomNouns)) {
 			return
 		}
 		e = next[len(next)-1].e
@@ -519,13 +772,26 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if st.is(next, 0, lowerNouns) {
 			return
 		}
+		// A topic, not a result: "a new chapter in LDL-C lowering", "strength
+		// in cholesterol lowering" (the noun after "in", with no object).
+		if (p == "lowering" || p == "reducing") && st.topicNoun(ss, se, s, e) {
+			return
+		}
 	case "fewer":
 		next := st.after(e, se, 3)
 		if st.eq(next, 0, "than") {
 			return
 		}
 	}
-	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) {
+	// A statement of use, "<product> for the daily prevention of …", names
+	// what the product is for (the off-label rule judges that), not a
+	// result, unless the sentence measures one.
+	if p == "prevention of" && (st.eq(prev, 0, "the") && st.eq(prev, 1, "for") || st.eq(prev, 1, "the") && st.eq(prev, 2, "for")) &&
+		!st.sentence(ss, se, sfMeasured) && !st.numeric(ss, se) {
+		return
+	}
+	if st.negated(prev, 3) || st.sentence(ss, se, sfAdverse) || st.sentence(ss, se, sfDosing) ||
+		(p == "mg/dl" || p == "mmhg") && st.sentence(ss, se, sfNotResult) {
 		return
 	}
 	// Purpose and instructions: "to help reduce the risk of thrush",
@@ -540,6 +806,13 @@ func (st *check) unsubstantiated(m matchAt, p string) {
 		if first := st.after(ss, se, 1); len(first) > 0 && (first[0].s == m.s && imperativeTriggers[st.w(first[0])] || strings.HasSuffix(st.w(first[0]), "ing")) {
 			return
 		}
+	}
+	// A ranking against another product with no measured result ("more
+	// effective than ezetimibe", "better tolerated than antimuscarinics")
+	// is the comparative rule's finding; its efficacy word is part of the
+	// comparison, not a separate statement of a result.
+	if st.sentence(ss, se, sfRanking) && !st.sentence(ss, se, sfMeasured) {
+		return
 	}
 	// The sentence is judged once: 1 a claim to report, 2 not a claim
 	// (indication, absence of data, instruction) or substantiated, 3
@@ -611,10 +884,11 @@ var safetyPhrases = [][]byte{[]byte("not for"), []byte("not approved"), []byte("
 // warning.
 func (st *check) safetySentence(ss, se int) bool {
 	sent := st.b[ss:se]
-	if st.cues[ss]&cueSafety != 0 {
+	k := st.sentK(ss)
+	if st.cues[k]&cueSafety != 0 {
 		return true
 	}
-	if st.cues[ss]&cueRisk == 0 {
+	if st.cues[k]&cueRisk == 0 {
 		return false
 	}
 	// "increased risk of pneumonia" warns; "reduced the risk of stroke"
@@ -666,7 +940,7 @@ func (st *check) offLabel(m matchAt, gi int) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	if st.sentence(ss, se, sfSafety) {
+	if st.sentence(ss, se, sfSafety) || st.history(ss, se, m.s) {
 		return
 	}
 	st.builtin(RuleOffLabel, m.s, m.e, fmt.Sprintf("%q is not among the approved indications.", strings.TrimSpace(string(st.b[m.s:m.e]))))
@@ -681,6 +955,21 @@ func (st *check) groupAllowed(gi int) bool {
 	}
 	g := st.e.groups[gi]
 	ok := false
+	if len(g.requires) > 0 {
+		// A use modifier is on label unless the label names the use it
+		// contradicts.
+		ok = true
+		for _, r := range g.requires {
+			if len(indexWord(st.indications, []byte(r))) > 0 {
+				ok = false
+			}
+		}
+	}
+	for _, a := range g.allow {
+		if len(indexWord(st.indications, []byte(a))) > 0 {
+			ok = true
+		}
+	}
 	for _, t := range g.terms {
 		if len(indexWord(st.indications, []byte(t))) > 0 {
 			ok = true
@@ -731,7 +1020,7 @@ func youngestAge(ind []byte) int {
 // newNotClaims follow "new" when it describes something other than the
 // product: places, patients, symptoms, data.
 var (
-	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "hope", "year", "years")
+	newPlaces    = setOf("york", "jersey", "zealand", "england", "mexico", "hampshire", "orleans", "delhi", "south", "brunswick", "haven", "guinea", "caledonia", "year", "years")
 	newNotClaims = setOf("patients", "patient", "users", "user", "prescriptions", "prescription", "prescribers", "cases", "case",
 		"diagnosis", "diagnoses", "onset", "lesions", "lesion", "or", "symptoms", "symptom", "infections", "infection",
 		"data", "study", "studies", "research", "analysis", "analyses", "findings", "publication", "guidelines", "guideline",
@@ -743,6 +1032,10 @@ var (
 	newPrevNotClaims = setOf("any", "other", "start", "starting", "taking", "take", "begin", "beginning", "develop", "develops", "developing", "notice", "experience", "report", "get", "have", "had")
 )
 
+// newToMarkets make "new to …" a claim about the product's arrival.
+var newToMarkets = setOf("market", "markets", "pharmacies", "pharmacy", "shelves", "formulary", "formularies", "us", "uk",
+	"europe", "canada", "country", "class", "australia", "practice", "clinic", "clinics")
+
 var newcomers = setOf("patients", "people", "users", "those", "adults", "anyone", "someone")
 
 func (st *check) newClaim(m matchAt) {
@@ -752,6 +1045,20 @@ func (st *check) newClaim(m matchAt) {
 	_, ss, se := st.sentenceOf(m.s)
 	prev := st.before(ss, m.s, 2)
 	next := st.after(m.e, se, 2)
+	// Places take the possessive: "New Jersey's Medicaid list".
+	if len(next) > 0 && newPlaces[strings.TrimSuffix(st.w(next[0]), "'s")] {
+		return
+	}
+	// "New to overactive bladder?", "new to injections": the reader is new
+	// to something; "new to the market" and "still new to <brand>" say the
+	// product is new.
+	if st.eq(next, 0, "to") {
+		far := st.after(m.e, se, 4)
+		named := len(far) > 1 && (st.w(far[1]) == st.brandWord || st.w(far[1]) == st.estWord)
+		if st.is(prev, 0, newcomers) || !named && !st.anyIn(far[1:], newToMarkets) {
+			return
+		}
+	}
 	if st.is(next, 0, newPlaces) || st.is(next, 0, newNotClaims) || st.is(next, 1, newNotClaims) && !st.eq(next, 1, "or") ||
 		st.is(prev, 0, newPrevNotClaims) || st.is(prev, 0, setOf("what's", "whats")) && st.is(next, 0, setOf("in", "at", "on", "with", "for")) && !st.productNear(m.e, 120) ||
 		st.eq(next, 0, "to") && st.is(prev, 0, newcomers) {
@@ -1149,6 +1456,29 @@ func since(t, asOf time.Time) string {
 	}
 }
 
+// historyWords say a condition is the patients' past or baseline, not the
+// use promoted: "71% had a prior myocardial infarction".
+var historyWords = setOf("prior", "previous", "past", "history", "baseline")
+
+// history reports whether the condition at p is described as the history
+// or baseline of the patients studied.
+func (st *check) history(ss, se, p int) bool {
+	if st.sentence(ss, se, sfNotResult) {
+		return true
+	}
+	prev := st.before(ss, p, 3)
+	if st.anyIn(prev, historyWords) {
+		return true
+	}
+	next := st.after(p, se, 4)
+	for i := range next {
+		if st.eq(next, i, "baseline") && i > 0 && st.eq(next, i-1, "at") {
+			return true
+		}
+	}
+	return false
+}
+
 // indicationWords returns the words of the indications and their
 // five-letter stems, computed once per check.
 func (st *check) indicationHas(w string) bool {
@@ -1170,6 +1500,15 @@ func (st *check) indicationHas(w string) bool {
 				st.indWords[word[:8]+"*"] = true
 			}
 			i = j
+		}
+		// The symptoms and endpoints of a condition on the label are on
+		// label too.
+		for gi, g := range st.e.groups {
+			if len(g.symptoms) > 0 && st.groupAllowed(gi) {
+				for _, sy := range g.symptoms {
+					st.indWords[sy] = true
+				}
+			}
 		}
 	}
 	if st.indWords[w] {
@@ -1205,7 +1544,7 @@ func (st *check) conditionPhrase(m matchAt, suffix bool) {
 		return
 	}
 	_, ss, se := st.sentenceOf(m.s)
-	if st.sentence(ss, se, sfSafety) || st.sentence(ss, se, sfInstruction) {
+	if st.sentence(ss, se, sfSafety) || st.sentence(ss, se, sfInstruction) || st.history(ss, se, hs) {
 		return
 	}
 	prev := st.before(ss, hs, 3)
@@ -1255,12 +1594,14 @@ func (st *check) conditionPhrase(m matchAt, suffix bool) {
 	}
 	// A condition the vocabulary knows by another name ("eczema" for
 	// atopic dermatitis) is on label when its group is.
-	if len(words) == 1 {
-		for gi, g := range st.e.groups {
-			for _, t := range g.terms {
-				if t == head && st.groupAllowed(gi) {
-					return
-				}
+	// So is a phrase ending in such a name ("heart disease caused by
+	// narrowed arteries" for ASCVD).
+	phrase := string(b[start:he])
+	for gi, g := range st.e.groups {
+		for _, t := range g.terms {
+			if (t == head && len(words) == 1 || strings.HasSuffix(phrase, t) && strings.IndexByte(t, ' ') > 0 &&
+				(len(t) == len(phrase) || phrase[len(phrase)-len(t)-1] == ' ') && bad >= he-len(t)) && st.groupAllowed(gi) {
+				return
 			}
 		}
 	}
@@ -1327,7 +1668,8 @@ func (st *check) agePhrase(m matchAt, p string) {
 
 var (
 	outcomeWords = setOf("no", "zero", "without", "less", "fewer", "reduced", "avoid", "minimal", "rare", "little", "lower", "free")
-	genericHeads = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions")
+	genericHeads = setOf("disease", "diseases", "disorder", "disorders", "syndrome", "condition", "conditions", "headache",
+		"headaches", "incontinence")
 )
 
 // populationAllowed reports whether a word names a population of a
