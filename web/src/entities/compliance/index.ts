@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import { unwrap } from "@/lib/data";
+import { Constants, type Database } from "@/lib/database.types";
 import { isUuid } from "@/lib/early";
 import { getSupabase } from "@/lib/supabase";
 import type { TextTarget } from "@/entities/annotations";
@@ -18,10 +19,12 @@ import { reviewKeys } from "@/entities/reviews";
 
 export * from "./text";
 
-/** How serious a finding is. */
-export type Severity = "info" | "warning" | "critical";
+type Enums = Database["public"]["Enums"];
+
+/** How serious a finding is (the server's vocabulary, least serious first). */
+export type Severity = Enums["finding_severity"];
 /** Most serious first: the order findings are grouped and listed in. */
-export const SEVERITIES: readonly Severity[] = ["critical", "warning", "info"];
+export const SEVERITIES: readonly Severity[] = [...Constants.public.Enums.finding_severity].reverse();
 
 /** The built-in rules' codes (product design, section 5). */
 export const BUILTIN_CODES = [
@@ -51,7 +54,7 @@ export interface CheckFinding {
 }
 
 /** What a version's finding is now. */
-export type FindingState = "open" | "dismissed" | "fixed";
+export type FindingState = Enums["finding_state"];
 
 /** A finding saved on a version (version_findings). */
 export interface VersionFinding extends CheckFinding {
@@ -105,7 +108,7 @@ export interface OrgRule {
   org_id: string;
   code: string;
   title: string;
-  kind: "phrases" | "regex";
+  kind: Enums["compliance_rule_kind"];
   phrases: string[];
   pattern: string;
   severity: Severity;
@@ -126,8 +129,8 @@ export interface RuleList {
 }
 
 /** Where a guideline comes from. */
-export type GuidelineSource = "fda" | "opdp" | "phrma" | "abpi" | "internal";
-export const GUIDELINE_SOURCES: readonly GuidelineSource[] = ["fda", "opdp", "phrma", "abpi", "internal"];
+export type GuidelineSource = Enums["guideline_source"];
+export const GUIDELINE_SOURCES: readonly GuidelineSource[] = Constants.public.Enums.guideline_source;
 const SOURCE_LABELS: Partial<Record<string, string>> = { fda: "FDA", opdp: "OPDP", phrma: "PhRMA", abpi: "ABPI", internal: "Internal" };
 /** "FDA", "PhRMA", "Internal"… */
 export function guidelineSourceLabel(source: string): string {
@@ -163,7 +166,7 @@ export interface RuleInput {
   id?: string;
   code: string;
   title: string;
-  kind: "phrases" | "regex";
+  kind: Enums["compliance_rule_kind"];
   phrases?: string[];
   pattern?: string;
   severity: Severity;
