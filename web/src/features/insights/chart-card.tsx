@@ -111,7 +111,7 @@ export function ChartCard({
                 table.rows.map((row, r) => (
                   <TableRow key={`${String(r)}:${String(row[0])}`}>
                     {row.map((cell, i) => (
-                      <TableCell key={table.header[i] ?? i} className={cn(i > 0 && typeof cell === "number" ? "text-right tabular-nums" : "", list && (i === 0 || (typeof cell === "string" && cell.length > 40)) ? "min-w-40 whitespace-normal" : "")}>
+                      <TableCell key={table.header[i] ?? i} className={cn(i > 0 && typeof cell === "number" ? "text-right tabular-nums" : "", list && i === 0 ? "min-w-40 whitespace-normal" : list && typeof cell === "string" && cell.length > 40 ? "min-w-64 whitespace-normal" : "")}>
                         {i === 0 && links?.[r] ? (
                           <Link to={links[r]} className="font-medium underline-offset-2 hover:underline">
                             {cell}
